@@ -1,0 +1,12 @@
+/** Two projects: `unit` (pure functions, Pulumi mocks, real openssl) and `e2e` (real engine and test bed). */
+const common = {
+  preset: "ts-jest",
+  testEnvironment: "node",
+  transform: { "^.+\\.ts$": ["ts-jest", { isolatedModules: true, diagnostics: false }] },
+};
+module.exports = {
+  projects: [
+    { ...common, displayName: "unit", testMatch: ["<rootDir>/test/unit/**/*.test.ts", "<rootDir>/lib/**/*.test.ts"] },
+    { ...common, displayName: "e2e", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },
+  ],
+};

@@ -1,0 +1,45 @@
+import { ImageName } from "./components";
+import { KarmadaRelease } from "./releases";
+
+/** Where the upstream images live. */
+export const UPSTREAM_REGISTRIES = { karmada: "docker.io/karmada", kubernetes: "registry.k8s.io" } as const;
+
+/** Image settings a user may give. */
+export interface ImageSettings {
+  /**
+   * Private registry (host[/path]) that replaces the upstream registry of EVERY image, Karmada and
+   * Kubernetes alike, for offline installs: `registry.local:5000/karmada` turns
+   * `docker.io/karmada/karmada-scheduler:v1.18.2` into `registry.local:5000/karmada/karmada-scheduler:v1.18.2`.
+   */
+  readonly registry?: string;
+  /** Per-image override of the repository (without tag); wins over `registry`. */
+  readonly repositories?: Partial<Record<ImageName, string>>;
+  /** Per-image override of the tag; wins over the catalog. */
+  readonly tags?: Partial<Record<ImageName, string>>;
+}
+
+const KUBE_IMAGES: ReadonlySet<ImageName> = new Set(["karmada-apiserver", "kube-controller-manager", "etcd"]);
+
+/** Upstream repository name of an image (karmada-apiserver runs the kube-apiserver image). */
+function upstreamRepository(image: ImageName): string {
+  if (image === "karmada-apiserver") return `${UPSTREAM_REGISTRIES.kubernetes}/kube-apiserver`;
+  if (KUBE_IMAGES.has(image)) return `${UPSTREAM_REGISTRIES.kubernetes}/${image}`;
+  return `${UPSTREAM_REGISTRIES.karmada}/${image}`;
+}
+
+/** Catalog tag of an image for a release. */
+export function catalogTag(image: ImageName, release: KarmadaRelease): string {
+  if (image === "etcd") return `${release.etcdVersion}-0`;
+  if (KUBE_IMAGES.has(image)) return release.kubernetesVersion;
+  return release.version;
+}
+
+/** Resolves the full image reference `repository:tag` of one image. */
+export function resolveImage(image: ImageName, release: KarmadaRelease, settings: ImageSettings = {}): string {
+  const upstream = upstreamRepository(image);
+  const base = upstream.slice(upstream.lastIndexOf("/") + 1);
+  const repository =
+    settings.repositories?.[image] ??
+    (settings.registry ? `${settings.registry.replace(/\/+$/, "")}/${base}` : upstream);
+  return `${repository}:${settings.tags?.[image] ?? catalogTag(image, release)}`;
+}

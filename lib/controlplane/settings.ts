@@ -1,0 +1,82 @@
+import { KarmadaComponent } from "../catalog/components";
+import { KarmadaRelease } from "../catalog/releases";
+
+/**
+ * Resolved, plain (no Pulumi Outputs) settings of a control plane: what every manifest, host script
+ * and certificate is computed from. Produced by `resolveControlPlaneSettings` from the component's
+ * args in one place; everything downstream is a pure function of this object.
+ */
+export interface ControlPlaneSettings {
+  /** Pulumi name of the control plane; prefixes Pulumi child names, never Kubernetes object names. */
+  readonly name: string;
+  /** Namespace on the host cluster that holds the control plane workloads. */
+  readonly namespace: string;
+  /** DNS domain of the host cluster. */
+  readonly clusterDomain: string;
+  readonly release: KarmadaRelease;
+  /** Global feature gates passed to every Karmada component (merged under per-component gates). */
+  readonly featureGates: Readonly<Record<string, boolean>>;
+  readonly components: Readonly<Record<KarmadaComponent, ComponentSettings>>;
+  readonly apiServer: ApiServerSettings;
+  readonly etcd: EtcdConnection;
+  /**
+   * Whether Pulumi waits for workloads to become ready. Always true in production; the test bed (API
+   * servers without kubelets, where pods never run) turns it off.
+   */
+  readonly awaitWorkloads: boolean;
+}
+
+export interface ResourceRequirements {
+  readonly requests?: Readonly<Record<string, string>>;
+  readonly limits?: Readonly<Record<string, string>>;
+}
+
+/** Settings of one component, after defaults. */
+export interface ComponentSettings {
+  readonly component: KarmadaComponent;
+  readonly enabled: boolean;
+  readonly replicas: number;
+  /** Full image reference `repository:tag`, registry rewriting and overrides applied. */
+  readonly image: string;
+  readonly imagePullPolicy: "Always" | "IfNotPresent" | "Never";
+  readonly resources: ResourceRequirements;
+  /** Extra labels on the workload and its pods. */
+  readonly labels: Readonly<Record<string, string>>;
+  /** Extra annotations on the workload and its pods. */
+  readonly annotations: Readonly<Record<string, string>>;
+  /** Component feature gates (global gates merged in, component wins). */
+  readonly featureGates: Readonly<Record<string, boolean>>;
+  /** Extra flags, name without leading dashes → value; override generated flags of the same name. */
+  readonly extraArgs: Readonly<Record<string, string>>;
+  readonly priorityClassName: string;
+}
+
+export type ApiServerServiceType = "ClusterIP" | "NodePort" | "LoadBalancer";
+
+export interface ApiServerSettings {
+  /** How karmada-apiserver is exposed on the host cluster. */
+  readonly serviceType: ApiServerServiceType;
+  /** NodePort when `serviceType` is NodePort. */
+  readonly nodePort?: number;
+  /** Port the apiserver listens on and its Service exposes. */
+  readonly port: number;
+  /** Service CIDR of the Karmada API (the `kubernetes` Service ClusterIP is taken from it). */
+  readonly serviceSubnet: string;
+  /**
+   * Address clients use (VIP, load balancer or domain) — goes into the SANs and into every kubeconfig
+   * handed out. Absent: the in-cluster Service DNS name.
+   */
+  readonly externalEndpoint?: { readonly host: string; readonly port: number };
+  /** Additional DNS names and IPs for the serving certificate. */
+  readonly extraSans: readonly string[];
+  readonly loadBalancerClass?: string;
+  readonly serviceAnnotations: Readonly<Record<string, string>>;
+}
+
+/** How the Karmada apiserver reaches etcd. */
+export interface EtcdConnection {
+  /** Client URLs, e.g. `https://etcd-client.karmada-system.svc.cluster.local:2379`. */
+  readonly endpoints: readonly string[];
+  /** Key prefix Karmada stores its objects under. */
+  readonly keyPrefix: string;
+}

@@ -1,0 +1,84 @@
+import { KarmadaComponent } from "../catalog/components";
+
+/** Directory every component mounts its certificate Secret at (containers) or reads from (hosts). */
+export const PKI_DIR = "/etc/karmada/pki";
+
+/**
+ * Files of the control-plane PKI. Each is the key in a component's cert Secret and the file name under
+ * {@link PKI_DIR}. `*.key` files are private keys and only ever travel as Pulumi secrets.
+ */
+export type PkiFile =
+  | "ca.crt"
+  | "ca.key"
+  | "front-proxy-ca.crt"
+  | "front-proxy-client.crt"
+  | "front-proxy-client.key"
+  | "etcd-ca.crt"
+  | "etcd-client.crt"
+  | "etcd-client.key"
+  | "apiserver.crt"
+  | "apiserver.key"
+  | "aggregated-apiserver.crt"
+  | "aggregated-apiserver.key"
+  | "webhook.crt"
+  | "webhook.key"
+  | "search.crt"
+  | "search.key"
+  | "metrics-adapter.crt"
+  | "metrics-adapter.key"
+  | "sa.pub"
+  | "sa.key";
+
+/**
+ * Which PKI files each component needs — and nothing more, so a compromised scheduler pod cannot read
+ * the CA key. kube-controller-manager gets `ca.key` because it signs the CSRs of pull-mode agents
+ * (csrsigning controller), exactly like upstream installs.
+ */
+export const COMPONENT_PKI_FILES: Readonly<Record<KarmadaComponent, readonly PkiFile[]>> = {
+  "karmada-apiserver": [
+    "ca.crt",
+    "apiserver.crt",
+    "apiserver.key",
+    "front-proxy-ca.crt",
+    "front-proxy-client.crt",
+    "front-proxy-client.key",
+    "etcd-ca.crt",
+    "etcd-client.crt",
+    "etcd-client.key",
+    "sa.pub",
+    "sa.key",
+  ],
+  "karmada-aggregated-apiserver": [
+    "ca.crt",
+    "aggregated-apiserver.crt",
+    "aggregated-apiserver.key",
+    "front-proxy-ca.crt",
+    "etcd-ca.crt",
+    "etcd-client.crt",
+    "etcd-client.key",
+  ],
+  "kube-controller-manager": ["ca.crt", "ca.key", "sa.key"],
+  "karmada-controller-manager": ["ca.crt"],
+  "karmada-scheduler": ["ca.crt"],
+  "karmada-webhook": ["ca.crt", "webhook.crt", "webhook.key"],
+  "karmada-metrics-adapter": ["ca.crt", "front-proxy-ca.crt", "metrics-adapter.crt", "metrics-adapter.key"],
+  "karmada-descheduler": ["ca.crt"],
+  "karmada-search": [
+    "ca.crt",
+    "front-proxy-ca.crt",
+    "search.crt",
+    "search.key",
+    "etcd-ca.crt",
+    "etcd-client.crt",
+    "etcd-client.key",
+  ],
+  "karmada-scheduler-estimator": ["ca.crt"],
+  "karmada-agent": ["ca.crt"],
+};
+
+/** Path of a PKI file inside a container or on a host. */
+export const pkiPath = (file: PkiFile): string => `${PKI_DIR}/${file}`;
+
+/** Directory kubeconfigs are mounted at / written to; the file is `<dir>/karmada.config`. */
+export const KUBECONFIG_DIR = "/etc/karmada/config";
+export const KUBECONFIG_PATH = `${KUBECONFIG_DIR}/karmada.config`;
