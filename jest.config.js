@@ -2,7 +2,7 @@
 const common = {
   preset: "ts-jest",
   testEnvironment: "node",
-  transform: { "^.+\\.ts$": ["ts-jest", { isolatedModules: true, diagnostics: false }] },
+  transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
 };
 module.exports = {
   projects: [

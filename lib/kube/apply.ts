@@ -1,0 +1,98 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+
+/** A plain Kubernetes object as synthesized by cdk8s. */
+export interface KubeObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly [key: string]: unknown };
+  readonly [field: string]: unknown;
+}
+
+type KubeResourceClass = new (name: string, args: any, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource;
+
+/**
+ * Typed @pulumi/kubernetes classes for the built-in kinds we apply, so previews and policies see the
+ * proper resource types. Anything else (Karmada custom resources) goes through CustomResource.
+ */
+const TYPED_KINDS: Readonly<Record<string, KubeResourceClass>> = {
+  "v1/Namespace": k8s.core.v1.Namespace,
+  "v1/Service": k8s.core.v1.Service,
+  "v1/ServiceAccount": k8s.core.v1.ServiceAccount,
+  "v1/ConfigMap": k8s.core.v1.ConfigMap,
+  "v1/Endpoints": k8s.core.v1.Endpoints,
+  "v1/PersistentVolumeClaim": k8s.core.v1.PersistentVolumeClaim,
+  "apps/v1/Deployment": k8s.apps.v1.Deployment,
+  "apps/v1/StatefulSet": k8s.apps.v1.StatefulSet,
+  "batch/v1/CronJob": k8s.batch.v1.CronJob,
+  "batch/v1/Job": k8s.batch.v1.Job,
+  "policy/v1/PodDisruptionBudget": k8s.policy.v1.PodDisruptionBudget,
+  "rbac.authorization.k8s.io/v1/Role": k8s.rbac.v1.Role,
+  "rbac.authorization.k8s.io/v1/RoleBinding": k8s.rbac.v1.RoleBinding,
+  "rbac.authorization.k8s.io/v1/ClusterRole": k8s.rbac.v1.ClusterRole,
+  "rbac.authorization.k8s.io/v1/ClusterRoleBinding": k8s.rbac.v1.ClusterRoleBinding,
+  "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration":
+    k8s.admissionregistration.v1.MutatingWebhookConfiguration,
+  "admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration":
+    k8s.admissionregistration.v1.ValidatingWebhookConfiguration,
+  "apiregistration.k8s.io/v1/APIService": k8s.apiregistration.v1.APIService,
+  "apiextensions.k8s.io/v1/CustomResourceDefinition": k8s.apiextensions.v1.CustomResourceDefinition,
+};
+
+/**
+ * Secret content never goes through here: Secrets are created natively by `createSecret` so that their
+ * data is a Pulumi secret from the start. Refusing them keeps a stray plaintext Secret out of state.
+ */
+function assertNotSecret(obj: KubeObject): void {
+  if (obj.kind === "Secret") {
+    throw new Error(
+      `refusing to apply Secret ${obj.metadata.name} from a plain manifest: secrets must be created with createSecret`,
+    );
+  }
+}
+
+/**
+ * Pulumi name of an applied object; public contract (renaming replaces the object), so it is derived
+ * only from the owner prefix, kind, namespace and name: `${prefix}-${kind}-${namespace}-${name}`.
+ */
+export function kubeResourceName(prefix: string, obj: KubeObject): string {
+  const ns = obj.metadata.namespace ? `${obj.metadata.namespace}-` : "";
+  return `${prefix}-${obj.kind.toLowerCase()}-${ns}${obj.metadata.name}`;
+}
+
+export interface ApplyOptions {
+  /** Component that owns the resources. */
+  readonly parent: pulumi.Resource;
+  /** Cluster to apply to; required, nothing in this library uses the default provider. */
+  readonly provider: pulumi.ProviderResource;
+  /** Resources that must exist first (the previous install phase). */
+  readonly dependsOn?: pulumi.Input<pulumi.Input<pulumi.Resource>[]>;
+  /**
+   * Replaces placeholder fields (strings equal to a placeholder token) by Pulumi values, so manifests
+   * stay pure while fields like CA bundles come from certificate resources.
+   */
+  readonly resolve?: (obj: KubeObject) => pulumi.Input<Record<string, unknown>>;
+  /** Keep the objects in the cluster when the Pulumi resource is deleted. */
+  readonly retainOnDelete?: boolean;
+}
+
+/** Applies each object as its own Pulumi resource (one resource per object, so previews diff per object). */
+export function applyObjects(prefix: string, objects: readonly KubeObject[], opts: ApplyOptions): pulumi.CustomResource[] {
+  return objects.map((obj) => {
+    assertNotSecret(obj);
+    const key = `${obj.apiVersion}/${obj.kind}`;
+    const Typed = TYPED_KINDS[key];
+    const inputs = opts.resolve ? opts.resolve(obj) : obj;
+    const resourceOpts: pulumi.CustomResourceOptions = {
+      parent: opts.parent,
+      provider: opts.provider,
+      dependsOn: opts.dependsOn,
+      retainOnDelete: opts.retainOnDelete,
+    };
+    const name = kubeResourceName(prefix, obj);
+    if (Typed) {
+      return new Typed(name, inputs, resourceOpts);
+    }
+    return new k8s.apiextensions.CustomResource(name, inputs as k8s.apiextensions.CustomResourceArgs, resourceOpts);
+  });
+}
