@@ -1,0 +1,6 @@
+export * from "./archive";
+export * from "./bundle";
+export * from "./download";
+export * from "./errors";
+export * from "./load";
+export * from "./source";

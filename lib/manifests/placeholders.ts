@@ -1,0 +1,128 @@
+/**
+ * Placeholders for fields whose values only exist as Pulumi Outputs (the Karmada CA, the API server URL).
+ *
+ * Manifests stay pure, plain objects: such a field holds a placeholder token, and the apply layer swaps
+ * every token for its value with {@link substitute}. Contract:
+ * - a string that EQUALS a token becomes the value given for that token, unchanged (an Output stays an
+ *   Output, so Pulumi tracks its secrecy and dependencies);
+ * - a string that CONTAINS a token among other text (e.g. a kubeconfig inside a ConfigMap) is split into
+ *   literal text and values, in order, and handed to `options.interpolate` — pass
+ *   `(parts) => pulumi.concat(...parts)`; without `interpolate` such a string is an error;
+ * - a string containing `@@karmada:…@@` that is not a known token is an error (typo guard);
+ * - object keys are never substituted.
+ */
+export const PLACEHOLDERS = {
+  /** Base64 of the Karmada CA certificate PEM: `caBundle` fields, kubeconfig `certificate-authority-data`. */
+  caBundle: "@@karmada:ca-bundle@@",
+  /** The Karmada CA certificate as raw PEM text. */
+  caCrt: "@@karmada:ca-crt@@",
+  /** URL clients use to reach karmada-apiserver, e.g. `https://10.0.0.10:5443`. */
+  apiServerUrl: "@@karmada:apiserver-url@@",
+} as const;
+
+/** One of the {@link PLACEHOLDERS} tokens. */
+export type PlaceholderToken = (typeof PLACEHOLDERS)[keyof typeof PLACEHOLDERS];
+
+const KNOWN_TOKENS: ReadonlySet<string> = new Set(Object.values(PLACEHOLDERS));
+
+/** Anything shaped like a token, known or not, so typos are caught rather than applied verbatim. */
+const TOKEN_PATTERN = /@@karmada:[^@\s]*@@/g;
+
+/** A plain JSON-like value in which some leaves may have been replaced by values of type `T`. */
+export type Substituted<T> =
+  T | string | number | boolean | null | Substituted<T>[] | { [key: string]: Substituted<T> };
+
+/** Options of {@link substitute}. */
+export interface SubstituteOptions<T> {
+  /**
+   * Joins the pieces of a string that contains tokens among other text. `parts` alternates literal text
+   * and token values, in order. Needed only for such strings.
+   * @default - such strings are an error
+   */
+  readonly interpolate?: (parts: (string | T)[]) => T;
+}
+
+/** Where a placeholder occurs: a dotted path (`webhooks[0].clientConfig.caBundle`) and the token. */
+export interface PlaceholderUse {
+  /** Dotted path of the string field, array indices in brackets. */
+  readonly path: string;
+  /** The token found there. */
+  readonly token: PlaceholderToken;
+  /** Whether the whole string is the token (false: the token is embedded in other text). */
+  readonly whole: boolean;
+}
+
+const childPath = (path: string, key: string | number): string =>
+  typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+
+/** Splits a string into literal text and tokens, checking every token-shaped piece is a known token. */
+function splitTokens(text: string, path: string): (string | { token: PlaceholderToken })[] {
+  const parts: (string | { token: PlaceholderToken })[] = [];
+  let last = 0;
+  for (const match of text.matchAll(TOKEN_PATTERN)) {
+    if (!KNOWN_TOKENS.has(match[0])) {
+      throw new Error(
+        `unknown placeholder ${match[0]} at ${path || "<root>"} (known: ${[...KNOWN_TOKENS].join(", ")})`,
+      );
+    }
+    if (match.index > last) parts.push(text.slice(last, match.index));
+    parts.push({ token: match[0] as PlaceholderToken });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) parts.push(text.slice(last));
+  return parts;
+}
+
+function walk(value: unknown, path: string, visitString: (text: string, path: string) => unknown): unknown {
+  if (typeof value === "string") return visitString(value, path);
+  if (Array.isArray(value)) return value.map((item, i) => walk(item, childPath(path, i), visitString));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, walk(item, childPath(path, key), visitString)]),
+    );
+  }
+  return value;
+}
+
+/**
+ * Every placeholder occurrence in `obj`, in document order. Used by tests, by the YAML synth command
+ * (to show what stays unresolved) and to check that an object needs only the values at hand.
+ */
+export function findPlaceholders(obj: unknown): PlaceholderUse[] {
+  const uses: PlaceholderUse[] = [];
+  walk(obj, "", (text, path) => {
+    const parts = splitTokens(text, path);
+    for (const part of parts) {
+      if (typeof part !== "string") uses.push({ path, token: part.token, whole: parts.length === 1 });
+    }
+    return text;
+  });
+  return uses;
+}
+
+/**
+ * Returns a deep copy of `obj` with every placeholder replaced by its value from `values` (see the
+ * contract at {@link PLACEHOLDERS}). Throws, naming the field path, when a token has no value, is
+ * unknown, or is embedded in other text without `options.interpolate`.
+ */
+export function substitute<T>(
+  obj: unknown,
+  values: Partial<Record<PlaceholderToken, T>>,
+  options: SubstituteOptions<T> = {},
+): Substituted<T> {
+  const valueOf = (token: PlaceholderToken, path: string): T => {
+    if (!(token in values)) throw new Error(`no value given for placeholder ${token} at ${path || "<root>"}`);
+    return values[token] as T;
+  };
+  return walk(obj, "", (text, path) => {
+    const parts = splitTokens(text, path);
+    if (!parts.some((part) => typeof part !== "string")) return text;
+    if (parts.length === 1) return valueOf((parts[0] as { token: PlaceholderToken }).token, path);
+    if (!options.interpolate) {
+      throw new Error(`placeholder embedded in text at ${path || "<root>"} needs options.interpolate`);
+    }
+    return options.interpolate(
+      parts.map((part) => (typeof part === "string" ? part : valueOf(part.token, path))),
+    );
+  }) as Substituted<T>;
+}
