@@ -18,7 +18,9 @@ export const CONTROL_PLANE_DEFAULTS = {
 } as const;
 
 const componentKeyOf = (component: KarmadaComponent) =>
-  (Object.keys(COMPONENT_KEYS) as (keyof typeof COMPONENT_KEYS)[]).find((k) => COMPONENT_KEYS[k] === component);
+  (Object.keys(COMPONENT_KEYS) as (keyof typeof COMPONENT_KEYS)[]).find(
+    (k) => COMPONENT_KEYS[k] === component,
+  );
 
 function defaultReplicas(component: KarmadaComponent): number {
   return component === "karmada-metrics-adapter" ? 2 : 1;
@@ -75,7 +77,10 @@ export function resolveControlPlaneSettings(
     KARMADA_COMPONENTS.map((component) => {
       const key = componentKeyOf(component);
       const componentConfig = (key && config.components?.[key]) || {};
-      return [component, resolveComponent(component, componentConfig, { release, featureGates }, config.images)];
+      return [
+        component,
+        resolveComponent(component, componentConfig, { release, featureGates }, config.images),
+      ];
     }),
   ) as Record<KarmadaComponent, ComponentSettings>;
   const external = config.apiServer?.externalEndpoint;
@@ -96,7 +101,10 @@ export function resolveControlPlaneSettings(
       loadBalancerClass: config.apiServer?.loadBalancerClass,
       serviceAnnotations: config.apiServer?.serviceAnnotations ?? {},
     },
-    etcd: { endpoints: etcd.endpoints, keyPrefix: config.etcdKeyPrefix ?? CONTROL_PLANE_DEFAULTS.etcdKeyPrefix },
+    etcd: {
+      endpoints: etcd.endpoints,
+      keyPrefix: config.etcdKeyPrefix ?? CONTROL_PLANE_DEFAULTS.etcdKeyPrefix,
+    },
     awaitWorkloads: config.awaitWorkloads ?? true,
   };
 }

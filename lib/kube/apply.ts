@@ -22,6 +22,7 @@ const TYPED_KINDS: Readonly<Record<string, KubeResourceClass>> = {
   "v1/ConfigMap": k8s.core.v1.ConfigMap,
   "v1/Endpoints": k8s.core.v1.Endpoints,
   "v1/PersistentVolumeClaim": k8s.core.v1.PersistentVolumeClaim,
+  "discovery.k8s.io/v1/EndpointSlice": k8s.discovery.v1.EndpointSlice,
   "apps/v1/Deployment": k8s.apps.v1.Deployment,
   "apps/v1/StatefulSet": k8s.apps.v1.StatefulSet,
   "batch/v1/CronJob": k8s.batch.v1.CronJob,

@@ -83,7 +83,7 @@ class RecordingMonitor extends MockMonitor {
   async registerResource(req: any, callback: (err: any, res: any) => void): Promise<void> {
     const secretPaths: string[] = [];
     const inputs = collectSecrets(req.getObject()?.toJavaScript() ?? {}, "", secretPaths);
-    const urn = this.newUrn(req.getParent(), req.getType(), req.getName());
+    const urn = (this as any).newUrn(req.getParent(), req.getType(), req.getName());
     this.records.push({
       type: req.getType(),
       name: req.getName(),
@@ -107,7 +107,7 @@ class RecordingMonitor extends MockMonitor {
 export function recordResources(opts: { preview?: boolean; stack?: string } = {}): Registration[] {
   const records: Registration[] = [];
   settings.setMockOptions(new RecordingMonitor(records), "project", opts.stack ?? "stack", opts.preview ?? false);
-  const store = state.getStore();
+  const store = (state as any).getStore();
   store.supportsSecrets = true;
   store.supportsResourceReferences = true;
   store.supportsOutputValues = false;

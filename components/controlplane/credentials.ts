@@ -1,0 +1,77 @@
+import * as pulumi from "@pulumi/pulumi";
+import { KarmadaComponent } from "../../lib/catalog/components";
+import { internalApiServerUrl } from "../../lib/controlplane/endpoint";
+import { objectNames } from "../../lib/controlplane/names";
+import { ControlPlaneSettings } from "../../lib/controlplane/settings";
+import { createSecret } from "../../lib/kube/secrets";
+import { kubeconfigOutput } from "../../lib/kubeconfig";
+import { COMPONENT_PKI_FILES, KUBECONFIG_COMPONENTS, PkiFile } from "../../lib/pki/layout";
+
+/** Looks up the content of a PKI file (control-plane PKI or, for etcd files, the EtcdCluster). */
+export type PkiFiles = (file: PkiFile) => pulumi.Output<string>;
+
+const MANAGED_BY = { "app.kubernetes.io/managed-by": "pulumi-karmada", "app.kubernetes.io/part-of": "karmada" };
+
+/** A component's kubeconfig for karmada-apiserver, with its own client identity (secret). */
+export function componentKubeconfig(
+  settings: ControlPlaneSettings,
+  component: KarmadaComponent,
+  files: PkiFiles,
+): pulumi.Output<string> {
+  return kubeconfigOutput({
+    server: internalApiServerUrl(settings),
+    caPem: files("ca.crt"),
+    certPem: files(`${component}-client.crt`),
+    keyPem: files(`${component}-client.key`),
+    clusterName: "karmada-apiserver",
+    userName: component,
+    contextName: component,
+  });
+}
+
+/**
+ * The Secrets the control plane's workloads mount: per enabled component, its certificate Secret
+ * (exactly the files of COMPONENT_PKI_FILES) and, when it talks to karmada-apiserver, its kubeconfig
+ * Secret. Every value is a Pulumi secret.
+ */
+export function createComponentSecrets(
+  name: string,
+  settings: ControlPlaneSettings,
+  files: PkiFiles,
+  opts: pulumi.CustomResourceOptions,
+): pulumi.Resource[] {
+  const enabled = Object.values(settings.components).filter(
+    (c) => c.enabled && c.component !== "karmada-agent" && c.component !== "karmada-scheduler-estimator",
+  );
+  const secrets: pulumi.Resource[] = [];
+  for (const { component } of enabled) {
+    const certFiles = COMPONENT_PKI_FILES[component];
+    secrets.push(
+      createSecret(
+        `${name}-${component}-cert`,
+        {
+          name: objectNames.certSecret(component),
+          namespace: settings.namespace,
+          labels: MANAGED_BY,
+          data: Object.fromEntries(certFiles.map((file) => [file, files(file)])),
+        },
+        opts,
+      ),
+    );
+    if (KUBECONFIG_COMPONENTS.includes(component)) {
+      secrets.push(
+        createSecret(
+          `${name}-${component}-config`,
+          {
+            name: objectNames.kubeconfigSecret(component),
+            namespace: settings.namespace,
+            labels: MANAGED_BY,
+            data: { [objectNames.kubeconfigKey]: componentKubeconfig(settings, component, files) },
+          },
+          opts,
+        ),
+      );
+    }
+  }
+  return secrets;
+}

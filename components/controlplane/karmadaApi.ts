@@ -1,0 +1,80 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { ControlPlaneSettings } from "../../lib/controlplane/settings";
+import { CrdSource, loadCrdBundle } from "../../lib/crds";
+import { KubeObject, applyObjects } from "../../lib/kube/apply";
+import { KarmadaApiObjectOptions, karmadaApiObjects } from "../../lib/manifests/karmada";
+import { PLACEHOLDERS, substitute } from "../../lib/manifests/placeholders";
+
+/** What the Karmada-side objects are filled in with. */
+export interface KarmadaApiInputs {
+  readonly caCertPem: pulumi.Output<string>;
+  /** URL published in kube-public/cluster-info for pull-mode agents. */
+  readonly apiServerUrl: string;
+  readonly crds: CrdSource;
+  readonly options?: KarmadaApiObjectOptions;
+}
+
+/** Resources inside karmada-apiserver, by install phase. */
+export interface KarmadaApiResources {
+  readonly namespaces: pulumi.Resource[];
+  /** Resolves once the CRD bundle is loaded and every CRD registered. */
+  readonly crds: Promise<pulumi.Resource[]>;
+  readonly webhooks: Promise<pulumi.Resource[]>;
+  readonly apiServices: pulumi.Resource[];
+  readonly rbac: pulumi.Resource[];
+  readonly bootstrap: pulumi.Resource[];
+  /** Everything above: what controllers and Karmada objects wait for. */
+  readonly all: Promise<pulumi.Resource[]>;
+}
+
+/**
+ * Applies, through the Karmada provider, the objects that live inside karmada-apiserver: namespaces →
+ * CRDs (from the bundle) → webhook configurations; the Cluster APIService once the aggregated apiserver
+ * is deployed; RBAC and the pull-mode bootstrap objects. Placeholder fields (CA bundle, API URL) are
+ * filled from Pulumi Outputs field by field, so the rest of each object stays visible in previews.
+ */
+export function deployKarmadaApiObjects(
+  name: string,
+  parent: pulumi.Resource,
+  provider: k8s.Provider,
+  settings: ControlPlaneSettings,
+  inputs: KarmadaApiInputs,
+  aggregatedApiServer: pulumi.Resource[],
+): KarmadaApiResources {
+  const caBundle = inputs.caCertPem.apply((pem) => Buffer.from(pem).toString("base64"));
+  const resolve = (obj: KubeObject) =>
+    substitute<pulumi.Output<string>>(
+      obj,
+      {
+        [PLACEHOLDERS.caBundle]: caBundle,
+        [PLACEHOLDERS.caCrt]: inputs.caCertPem,
+        [PLACEHOLDERS.apiServerUrl]: pulumi.output(inputs.apiServerUrl),
+      },
+      { interpolate: (parts) => pulumi.concat(...parts) },
+    ) as pulumi.Input<Record<string, unknown>>;
+  const groups = karmadaApiObjects(settings, inputs.options);
+  const base = { parent, provider, resolve };
+  const namespaces = applyObjects(name, groups.namespaces, base);
+  const crds = loadCrdBundle(inputs.crds, settings.release, {
+    webhook: { namespace: settings.namespace, baseUrl: inputs.options?.webhookBaseUrl },
+  }).then((bundle) => applyObjects(name, bundle.crds, { ...base, dependsOn: namespaces }));
+  const webhooks = crds.then((crdResources) =>
+    applyObjects(name, groups.crdDependents, { ...base, dependsOn: crdResources }),
+  );
+  const apiServices = applyObjects(name, groups.apiServices, {
+    ...base,
+    dependsOn: [...namespaces, ...aggregatedApiServer],
+  });
+  const rbac = applyObjects(name, groups.rbac, base);
+  const bootstrap = applyObjects(name, groups.bootstrap, { ...base, dependsOn: namespaces });
+  const all = Promise.all([crds, webhooks]).then(([c, w]) => [
+    ...namespaces,
+    ...c,
+    ...w,
+    ...apiServices,
+    ...rbac,
+    ...bootstrap,
+  ]);
+  return { namespaces, crds, webhooks, apiServices, rbac, bootstrap, all };
+}

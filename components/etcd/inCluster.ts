@@ -1,0 +1,52 @@
+import * as pulumi from "@pulumi/pulumi";
+import { EtcdInClusterSettings } from "../../lib/etcd/settings";
+import { applyObjects } from "../../lib/kube/apply";
+import { createSecret } from "../../lib/kube/secrets";
+import {
+  ETCD_CERT_SECRET_KEYS,
+  etcdClientServiceUrl,
+  etcdInClusterManifests,
+  etcdObjectNames,
+} from "../../lib/manifests/etcd";
+import { IssuedPki } from "../../lib/pki/issue";
+
+/** Resources of an in-cluster etcd, in install order. */
+export interface EtcdInClusterResources {
+  readonly certSecret: pulumi.Resource;
+  readonly cluster: pulumi.Resource[];
+  readonly backup: pulumi.Resource[];
+  readonly clientUrls: string[];
+}
+
+/**
+ * Applies an in-cluster etcd: the member certificate Secret first, then the StatefulSet and Services,
+ * then the optional backup CronJob. PVCs are retained on delete unless `deleteDataOnDestroy`.
+ */
+export function deployEtcdInCluster(
+  name: string,
+  parent: pulumi.Resource,
+  provider: pulumi.ProviderResource,
+  settings: EtcdInClusterSettings,
+  pki: IssuedPki,
+): EtcdInClusterResources {
+  const names = etcdObjectNames(settings);
+  const certSecret = createSecret(
+    `${name}-cert-secret`,
+    {
+      name: names.certSecret,
+      namespace: settings.namespace,
+      data: {
+        [ETCD_CERT_SECRET_KEYS.ca]: pki.file("etcd-ca.crt"),
+        [ETCD_CERT_SECRET_KEYS.serverCert]: pki.file("etcd-server.crt"),
+        [ETCD_CERT_SECRET_KEYS.serverKey]: pki.file("etcd-server.key"),
+        [ETCD_CERT_SECRET_KEYS.peerCert]: pki.file("etcd-peer.crt"),
+        [ETCD_CERT_SECRET_KEYS.peerKey]: pki.file("etcd-peer.key"),
+      },
+    },
+    { parent, provider },
+  );
+  const manifests = etcdInClusterManifests(settings);
+  const cluster = applyObjects(name, manifests.cluster, { parent, provider, dependsOn: [certSecret] });
+  const backup = applyObjects(name, manifests.backup, { parent, provider, dependsOn: cluster });
+  return { certSecret, cluster, backup, clientUrls: [etcdClientServiceUrl(settings)] };
+}

@@ -1,0 +1,137 @@
+import * as pulumi from "@pulumi/pulumi";
+import { EtcdInClusterArgs, EtcdInClusterSettings, resolveEtcdInClusterSettings } from "../lib/etcd/settings";
+import { etcdInClusterPlacement, etcdMemberAddresses } from "../lib/manifests/etcd";
+import { CertSpec, etcdCertificates } from "../lib/pki/certificates";
+import { CaSource, IssuedPki, issuePki } from "../lib/pki/issue";
+import { RotationSettings } from "../lib/pki/rotation";
+import { ConfigError } from "../lib/validation/errors";
+import { EtcdExternalConfig, validateExternalEtcd } from "./etcd/external";
+import { deployEtcdInCluster } from "./etcd/inCluster";
+import { requireKubernetesProvider } from "./providers";
+
+export const ETCD_MODES = ["inCluster", "external"] as const;
+export type EtcdMode = (typeof ETCD_MODES)[number];
+
+/** PKI settings of an etcd cluster. */
+export interface EtcdPkiConfig {
+  /** Bring your own etcd CA (PEMs). @default - a new CA is generated (RSA 3072, 10 years) */
+  readonly ca?: CaSource;
+  /** @default 87600 (10 years) */
+  readonly caValidityHours?: number;
+  /** @default 8760 (1 year) */
+  readonly leafValidityHours?: number;
+  /** Leaf renewal window and "rotate now" counter. @default renew a third of the validity early */
+  readonly rotation?: RotationSettings;
+  /** Extra DNS names / IPs for the member certificates. @default [] */
+  readonly extraSans?: string[];
+}
+
+export interface EtcdClusterArgs {
+  /**
+   * Where etcd runs: `inCluster` (a StatefulSet on the host cluster given by the `kubernetes` provider
+   * in resource options) or `external` (an existing cluster; no resources are created).
+   * @default "inCluster"
+   */
+  readonly mode?: EtcdMode;
+  /** Settings of the in-cluster mode. @default - one member, 8Gi PVC, namespace "karmada-system" */
+  readonly inCluster?: Partial<EtcdInClusterArgs>;
+  /** Endpoints and credentials of an external etcd; required in `external` mode. */
+  readonly external?: EtcdExternalConfig;
+  /** Certificates of the managed modes. @default - generated CA, 1-year leaves */
+  readonly pki?: EtcdPkiConfig;
+}
+
+/** The identity Karmada's API servers present to etcd (signed by the etcd CA). */
+function karmadaClientSpec(healthcheck: CertSpec): CertSpec {
+  return {
+    ...healthcheck,
+    id: "etcd-client",
+    commonName: "karmada-etcd-client",
+    files: { cert: "etcd-client.crt", key: "etcd-client.key" },
+  };
+}
+
+/**
+ * An etcd cluster for Karmada, with TLS on client and peer traffic and its own CA (separate from
+ * Karmada's). Hand it to `KarmadaControlPlane` as `etcd`; it exposes the client URLs and the client
+ * credentials Karmada's API servers use.
+ *
+ * Child names: `${name}-etcd-ca` (CA), `${name}-etcd-server-cert`, `${name}-etcd-peer-cert`,
+ * `${name}-etcd-client-cert` (leaves), `${name}-cert-secret`, and one resource per Kubernetes object
+ * (`${name}-statefulset-<ns>-<name>` …).
+ */
+export class EtcdCluster extends pulumi.ComponentResource {
+  public readonly mode: EtcdMode;
+  /** Client URLs (plain values: known at construction, so manifests can use them). */
+  public readonly clientUrls: string[];
+  /** CA that signed the server certificates. */
+  public readonly caCertPem: pulumi.Output<string>;
+  /** Client certificate for Karmada's API servers. */
+  public readonly clientCertPem: pulumi.Output<string>;
+  /** Its private key (secret). */
+  public readonly clientKeyPem: pulumi.Output<string>;
+  /** Expiry of each issued leaf (managed modes). */
+  public readonly certificateExpiry: pulumi.Output<Record<string, string>>;
+  /** Resolved in-cluster settings, when in that mode. */
+  public readonly inClusterSettings?: EtcdInClusterSettings;
+
+  constructor(name: string, args: EtcdClusterArgs = {}, opts: pulumi.ComponentResourceOptions = {}) {
+    super("karmada:index:EtcdCluster", name, {}, opts);
+    // defaults → validation: everything is checked before the first child is registered
+    this.mode = args.mode ?? "inCluster";
+    if (!ETCD_MODES.includes(this.mode)) {
+      throw new ConfigError("mode", `unknown etcd mode ${JSON.stringify(this.mode)}`, ETCD_MODES.join(", "));
+    }
+
+    if (this.mode === "external") {
+      const external = validateExternalEtcd(args.external);
+      this.clientUrls = [...external.endpoints];
+      this.caCertPem = pulumi.output(external.caCertPem);
+      this.clientCertPem = pulumi.output(external.clientCertPem);
+      this.clientKeyPem = pulumi.secret(external.clientKeyPem);
+      this.certificateExpiry = pulumi.output<Record<string, string>>({});
+    } else {
+      const provider = requireKubernetesProvider(this, "EtcdCluster (inCluster mode)");
+      const settings = resolveEtcdInClusterSettings(
+        { namespace: "karmada-system", ...args.inCluster } as EtcdInClusterArgs,
+        "inCluster",
+      );
+      const pki = this.issueCertificates(name, args.pki ?? {}, settings);
+      // wiring: certificates → Secret → StatefulSet/Services → backup CronJob
+      const deployed = deployEtcdInCluster(name, this, provider, settings, pki);
+      this.inClusterSettings = settings;
+      this.clientUrls = deployed.clientUrls;
+      this.caCertPem = pki.file("etcd-ca.crt");
+      this.clientCertPem = pki.file("etcd-client.crt");
+      this.clientKeyPem = pki.file("etcd-client.key");
+      this.certificateExpiry = pulumi.all({ ...pki.notAfter }) as pulumi.Output<Record<string, string>>;
+    }
+    this.registerOutputs({
+      clientUrls: this.clientUrls,
+      caCertPem: this.caCertPem,
+      clientCertPem: this.clientCertPem,
+      clientKeyPem: this.clientKeyPem,
+      certificateExpiry: this.certificateExpiry,
+    });
+  }
+
+  private issueCertificates(name: string, pki: EtcdPkiConfig, settings: EtcdInClusterSettings): IssuedPki {
+    const specs = etcdCertificates(
+      {
+        members: etcdMemberAddresses(settings),
+        inCluster: etcdInClusterPlacement(settings),
+        extraSans: pki.extraSans,
+      },
+      { leafValidityHours: pki.leafValidityHours },
+    );
+    const healthcheck = specs.find((s) => s.id === "etcd-healthcheck-client")!;
+    return issuePki({
+      name,
+      parent: this,
+      certificates: [...specs, karmadaClientSpec(healthcheck)],
+      cas: pki.ca ? { "etcd-ca": pki.ca } : {},
+      caValidityHours: pki.caValidityHours,
+      rotation: pki.rotation,
+    });
+  }
+}

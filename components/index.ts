@@ -1,0 +1,2 @@
+export * from "./etcdCluster";
+export * from "./karmadaControlPlane";

@@ -1,0 +1,3 @@
+export * from "./components";
+export * as catalog from "./lib/catalog";
+export { ConfigError } from "./lib/validation/errors";

@@ -1,0 +1,159 @@
+import { Registration, find, isSecret, valueOf } from "../../support/mocks";
+import { buildEstate, kubeObjects } from "../../support/estate";
+
+const byUrn = (records: Registration[]) => new Map(records.map((r) => [r.urn, r]));
+const isCrd = (r: Registration) => r.type === "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition";
+
+describe("KarmadaControlPlane (containerized) graph", () => {
+  let records: Registration[];
+  let objects: Map<string, Registration>;
+  let estate: Awaited<ReturnType<typeof buildEstate>>;
+
+  beforeAll(async () => {
+    estate = await buildEstate({
+      namespace: "karmada-system",
+      apiServer: { serviceType: "LoadBalancer", externalEndpoint: "karmada.example.com", extraSans: ["10.1.2.3"] },
+      components: { scheduler: { replicas: 3, featureGates: { Failover: true } }, descheduler: { enabled: true } },
+    });
+    records = estate.records;
+    objects = kubeObjects(records);
+  });
+
+  it("registers every host-cluster workload and Service of the control plane", () => {
+    for (const component of [
+      "karmada-apiserver",
+      "karmada-aggregated-apiserver",
+      "kube-controller-manager",
+      "karmada-controller-manager",
+      "karmada-scheduler",
+      "karmada-webhook",
+      "karmada-descheduler",
+    ]) {
+      expect(objects.get(`Deployment/karmada-system/${component}`)).toBeDefined();
+    }
+    expect(objects.get("Service/karmada-system/karmada-apiserver")?.inputs.spec.type).toBe("LoadBalancer");
+    expect(objects.get("Deployment/karmada-system/karmada-search")).toBeUndefined();
+    expect(objects.get("StatefulSet/karmada-system/etcd")?.inputs.spec.replicas).toBe(3);
+  });
+
+  it("registers the objects inside karmada-apiserver through the Karmada provider", () => {
+    const provider = find(records, "pulumi:providers:kubernetes", "karmada-karmada");
+    const inside = [
+      "Namespace//karmada-system",
+      "Namespace//karmada-cluster",
+      "MutatingWebhookConfiguration//mutating-config",
+      "ValidatingWebhookConfiguration//validating-config",
+      "APIService//v1alpha1.cluster.karmada.io",
+      "ConfigMap/kube-public/cluster-info",
+      "ClusterRole//karmada-view",
+      "ClusterRole//karmada-edit",
+    ];
+    for (const key of inside) {
+      const obj = objects.get(key);
+      expect(obj).toBeDefined();
+      expect(obj!.provider).toContain(provider.urn);
+    }
+    expect(records.filter(isCrd).length).toBeGreaterThan(0);
+    for (const crd of records.filter(isCrd)) expect(crd.provider).toContain(provider.urn);
+  });
+
+  it("orders the install as real dependencies: certs → etcd → apiserver → CRDs/APIs/webhooks → controllers", () => {
+    const urns = byUrn(records);
+    const deps = (r: Registration) => r.dependencies.map((u) => urns.get(u)!).filter(Boolean);
+    const apiserver = objects.get("Deployment/karmada-system/karmada-apiserver")!;
+    // dependsOn a component waits for all its children: the etcd StatefulSet must be among them
+    expect(deps(apiserver)).toContain(objects.get("StatefulSet/karmada-system/etcd"));
+    expect(deps(apiserver).filter((d) => d.type === "kubernetes:core/v1:Secret").length).toBeGreaterThan(3);
+    const aggregated = objects.get("Deployment/karmada-system/karmada-aggregated-apiserver")!;
+    expect(deps(aggregated)).toContain(apiserver);
+    const provider = find(records, "pulumi:providers:kubernetes", "karmada-karmada");
+    expect(deps(provider)).toContain(apiserver);
+    for (const crd of records.filter(isCrd)) {
+      expect(deps(crd).map((d) => d.inputs.metadata?.name)).toContain("karmada-system");
+    }
+    const webhook = objects.get("ValidatingWebhookConfiguration//validating-config")!;
+    expect(deps(webhook).filter(isCrd).length).toBe(records.filter(isCrd).length);
+    const apiService = objects.get("APIService//v1alpha1.cluster.karmada.io")!;
+    expect(deps(apiService)).toContain(aggregated);
+    for (const controller of ["karmada-controller-manager", "karmada-scheduler", "kube-controller-manager"]) {
+      const d = deps(objects.get(`Deployment/karmada-system/${controller}`)!);
+      expect(d).toContain(apiService);
+      expect(d).toContain(webhook);
+      expect(d.filter(isCrd).length).toBe(records.filter(isCrd).length);
+    }
+  });
+
+  it("signs every leaf with the right CA", () => {
+    const signer = (leaf: string) => find(records, "LocallySignedCert", `karmada-${leaf}-cert`).inputs.caCertPem;
+    const caPem = (ca: string) => find(records, "SelfSignedCert", ca).inputs && `-----BEGIN CERTIFICATE-----\n${ca}\n-----END CERTIFICATE-----\n`;
+    expect(signer("apiserver")).toBe(caPem("karmada-karmada-ca"));
+    expect(signer("admin")).toBe(caPem("karmada-karmada-ca"));
+    expect(signer("front-proxy-client")).toBe(caPem("karmada-front-proxy-ca"));
+    expect(find(records, "LocallySignedCert", "etcd-etcd-client-cert").inputs.caCertPem).toBe(caPem("etcd-etcd-ca"));
+    expect(find(records, "LocallySignedCert", "etcd-etcd-server-cert").inputs.caCertPem).toBe(caPem("etcd-etcd-ca"));
+  });
+
+  it("puts the external endpoint and user SANs into the apiserver certificate and the kubeconfig", async () => {
+    const csr = find(records, "CertRequest", "karmada-apiserver-csr").inputs;
+    expect(csr.dnsNames).toEqual(expect.arrayContaining(["karmada.example.com", "kubernetes.default.svc", "*.karmada-system.svc"]));
+    expect(csr.ipAddresses).toEqual(expect.arrayContaining(["127.0.0.1", "10.1.2.3", "10.96.0.1"]));
+    expect(await valueOf(estate.controlPlane.adminKubeconfig)).toContain("server: https://karmada.example.com:5443");
+  });
+
+  it("never sends a private key, token or kubeconfig in plaintext", async () => {
+    const leaks: string[] = [];
+    const scan = (value: unknown, path: string, r: Registration) => {
+      if (typeof value === "string") {
+        if (/PRIVATE KEY|client-key-data/.test(value) && !r.secretPaths.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`))) {
+          leaks.push(`${r.type} ${r.name} ${path}`);
+        }
+      } else if (value && typeof value === "object") {
+        for (const [k, v] of Object.entries(value)) scan(v, path ? `${path}.${k}` : k, r);
+      }
+    };
+    for (const r of records) scan(r.inputs, "", r);
+    expect(leaks).toEqual([]);
+    const secretObjects = records.filter((r) => r.type === "kubernetes:core/v1:Secret");
+    expect(secretObjects.length).toBeGreaterThan(5);
+    for (const s of secretObjects) {
+      for (const key of Object.keys(s.inputs.stringData)) {
+        expect(s.secretPaths.some((p) => p === "stringData" || p === `stringData.${key}`)).toBe(true);
+      }
+      expect(s.additionalSecretOutputs).toEqual(expect.arrayContaining(["data", "stringData"]));
+    }
+    expect(await isSecret(estate.controlPlane.adminKubeconfig)).toBe(true);
+    expect(await isSecret(estate.etcd.clientKeyPem)).toBe(true);
+    expect(find(records, "pulumi:providers:kubernetes", "karmada-karmada").secretPaths).toContain("kubeconfig");
+  });
+
+  it("applies per-component overrides and merges global feature gates", () => {
+    const scheduler = objects.get("Deployment/karmada-system/karmada-scheduler")!.inputs;
+    expect(scheduler.spec.replicas).toBe(3);
+    const container = scheduler.spec.template.spec.containers[0];
+    expect([...(container.command ?? []), ...(container.args ?? [])]).toContain("--feature-gates=Failover=true");
+  });
+
+  it("keeps etcd data on delete: PVCs retained", () => {
+    const sts = objects.get("StatefulSet/karmada-system/etcd")!.inputs;
+    expect(sts.spec.persistentVolumeClaimRetentionPolicy).toEqual({ whenDeleted: "Retain", whenScaled: "Retain" });
+  });
+});
+
+describe("registry rewriting", () => {
+  it("rewrites every image of the estate to the private registry", async () => {
+    const { records } = await buildEstate(
+      { images: { registry: "registry.local:5000/mirror" }, components: { search: { enabled: true }, metricsAdapter: { enabled: true } } },
+      { inCluster: { replicas: 1, image: "registry.local:5000/mirror/etcd:3.5.21-0" } },
+    );
+    const images: string[] = [];
+    const collect = (v: any): void => {
+      if (v && typeof v === "object") {
+        if (typeof v.image === "string") images.push(v.image);
+        Object.values(v).forEach(collect);
+      }
+    };
+    records.filter((r) => r.type.startsWith("kubernetes:apps/")).forEach((r) => collect(r.inputs));
+    expect(images.length).toBeGreaterThanOrEqual(9);
+    for (const image of images) expect(image.startsWith("registry.local:5000/mirror/")).toBe(true);
+  });
+});
