@@ -27,7 +27,40 @@ export type PkiFile =
   | "metrics-adapter.crt"
   | "metrics-adapter.key"
   | "sa.pub"
-  | "sa.key";
+  | "sa.key"
+  | "front-proxy-ca.key"
+  | "etcd-ca.key"
+  | "admin.crt"
+  | "admin.key"
+  | "etcd-server.crt"
+  | "etcd-server.key"
+  | "etcd-peer.crt"
+  | "etcd-peer.key"
+  | "etcd-healthcheck-client.crt"
+  | "etcd-healthcheck-client.key"
+  | ClientPkiFile;
+
+/**
+ * Client certificate and key of a component's own identity towards karmada-apiserver
+ * (`CN=system:karmada:<component>`). They travel inside the component's kubeconfig, not as PKI files.
+ */
+export type ClientPkiFile = `${KarmadaComponent}-client.crt` | `${KarmadaComponent}-client.key`;
+
+/**
+ * Components that talk to karmada-apiserver with a kubeconfig of their own (and so get a client
+ * certificate). Not karmada-apiserver itself, not karmada-scheduler-estimator (it talks to its member
+ * cluster), not karmada-agent (pull-mode identities are issued per member at registration).
+ */
+export const KUBECONFIG_COMPONENTS: readonly KarmadaComponent[] = [
+  "karmada-aggregated-apiserver",
+  "kube-controller-manager",
+  "karmada-controller-manager",
+  "karmada-scheduler",
+  "karmada-webhook",
+  "karmada-metrics-adapter",
+  "karmada-descheduler",
+  "karmada-search",
+];
 
 /**
  * Which PKI files each component needs — and nothing more, so a compromised scheduler pod cannot read

@@ -19,11 +19,17 @@ export class ConfigError extends Error {
 }
 
 /** Throws a {@link ConfigError} unless `condition` holds. */
-export function check(condition: boolean, field: string, problem: string, allowed?: string): asserts condition {
+export function check(
+  condition: boolean,
+  field: string,
+  problem: string,
+  allowed?: string,
+): asserts condition {
   if (!condition) throw new ConfigError(field, problem, allowed);
 }
 
-/** Formats a value for an error message: strings quoted, everything else as JSON. */
+/** Formats a value for an error message: strings quoted, everything else as JSON (NaN/Infinity as such). */
 export function show(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  return typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
 }
