@@ -2,6 +2,9 @@
 const common = {
   preset: "ts-jest",
   testEnvironment: "node",
+  testTimeout: 120000,
+  // examples import the package by name, as an outside project does
+  moduleNameMapper: { "^pulumi-karmada$": "<rootDir>/index.ts" },
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
 };
 module.exports = {

@@ -34,7 +34,13 @@ export interface EtcdClusterArgs {
    */
   readonly mode?: EtcdMode;
   /** Settings of the in-cluster mode. @default - one member, 8Gi PVC, namespace "karmada-system" */
-  readonly inCluster?: Partial<EtcdInClusterArgs>;
+  readonly inCluster?: Partial<EtcdInClusterArgs> & {
+    /**
+     * Create the namespace. It is kept on `pulumi destroy` (deleting it would delete the PVCs) unless
+     * `deleteDataOnDestroy`. @default true
+     */
+    readonly createNamespace?: boolean;
+  };
   /** Endpoints and credentials of an external etcd; required in `external` mode. */
   readonly external?: EtcdExternalConfig;
   /** Certificates of the managed modes. @default - generated CA, 1-year leaves */
@@ -74,6 +80,8 @@ export class EtcdCluster extends pulumi.ComponentResource {
   public readonly certificateExpiry: pulumi.Output<Record<string, string>>;
   /** Resolved in-cluster settings, when in that mode. */
   public readonly inClusterSettings?: EtcdInClusterSettings;
+  /** The host-cluster namespace this cluster created (in-cluster mode), for components sharing it. */
+  public readonly namespace?: pulumi.Resource;
 
   constructor(name: string, args: EtcdClusterArgs = {}, opts: pulumi.ComponentResourceOptions = {}) {
     super("karmada:index:EtcdCluster", name, {}, opts);
@@ -92,14 +100,16 @@ export class EtcdCluster extends pulumi.ComponentResource {
       this.certificateExpiry = pulumi.output<Record<string, string>>({});
     } else {
       const provider = requireKubernetesProvider(this, "EtcdCluster (inCluster mode)");
+      const { createNamespace = true, ...inCluster } = args.inCluster ?? {};
       const settings = resolveEtcdInClusterSettings(
-        { namespace: "karmada-system", ...args.inCluster } as EtcdInClusterArgs,
+        { namespace: "karmada-system", ...inCluster } as EtcdInClusterArgs,
         "inCluster",
       );
       const pki = this.issueCertificates(name, args.pki ?? {}, settings);
       // wiring: certificates → Secret → StatefulSet/Services → backup CronJob
-      const deployed = deployEtcdInCluster(name, this, provider, settings, pki);
+      const deployed = deployEtcdInCluster(name, this, provider, settings, pki, createNamespace);
       this.inClusterSettings = settings;
+      this.namespace = deployed.namespace;
       this.clientUrls = deployed.clientUrls;
       this.caCertPem = pki.file("etcd-ca.crt");
       this.clientCertPem = pki.file("etcd-client.crt");

@@ -8,6 +8,7 @@ import { validateControlPlaneConfig } from "../lib/controlplane/validate";
 import { CrdSource } from "../lib/crds";
 import { applyObjects } from "../lib/kube/apply";
 import { kubeconfigOutput } from "../lib/kubeconfig";
+import { namespaceObject } from "../lib/manifests/namespace";
 import { hostWorkloadManifests } from "../lib/manifests/workloads";
 import { controlPlaneCertificates } from "../lib/pki/certificates";
 import { CaSource, IssuedPki, issuePki } from "../lib/pki/issue";
@@ -45,6 +46,8 @@ export interface KarmadaControlPlaneArgs extends ControlPlaneConfig {
   readonly crds?: CrdSource;
   /** Publish cluster-info and bootstrap RBAC for pull-mode registration. @default true */
   readonly pullModeBootstrap?: boolean;
+  /** Create the host namespace (skipped when an in-cluster etcd already created it). @default true */
+  readonly createNamespace?: boolean;
   /** Protect every resource of the control plane from deletion. @default false */
   readonly protect?: boolean;
 }
@@ -75,6 +78,11 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
   public readonly apiEndpoint: string;
   /** Karmada CA certificate (PEM). */
   public readonly caCertPem: pulumi.Output<string>;
+  /**
+   * Karmada CA private key (secret), for issuing member identities (pull-mode agents) in the same
+   * program. Not a stack output. Absent when a user-supplied CA came without its key.
+   */
+  public readonly caKeyPem?: pulumi.Output<string>;
   /** Provider for karmada-apiserver, for creating Karmada objects (policies, Cluster objects…). */
   public readonly karmadaProvider: k8s.Provider;
   /** Expiry (RFC 3339) of every leaf certificate, by id. */
@@ -100,6 +108,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     const pki = this.issueCertificates(name, args.pki ?? {}, settings);
     const files: PkiFiles = (file) => ETCD_FILES[file]?.(args.etcd) ?? pki.file(file);
     this.caCertPem = pki.file("ca.crt");
+    this.caKeyPem = pki.files.includes("ca.key") ? pki.file("ca.key") : undefined;
     this.certificateExpiry = pulumi.all({ ...pki.notAfter }) as pulumi.Output<Record<string, string>>;
     this.adminKubeconfig = kubeconfigOutput({
       server: this.apiEndpoint,
@@ -111,9 +120,10 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
       contextName: "karmada-apiserver",
     });
 
-    // host cluster: Secrets → apiserver (after etcd) → aggregated apiserver
+    // host cluster: namespace → Secrets → apiserver (after etcd) → aggregated apiserver
     const host = { parent: this, provider: hostProvider };
-    const secrets = createComponentSecrets(name, settings, files, host);
+    const namespace = this.hostNamespace(name, args, host);
+    const secrets = createComponentSecrets(name, settings, files, { ...host, dependsOn: namespace });
     const workloads = hostWorkloadManifests(settings);
     const apiServer = applyObjects(name, workloads.apiServer, { ...host, dependsOn: [...secrets, args.etcd] });
     const aggregated = applyObjects(name, workloads.aggregatedApiServer, { ...host, dependsOn: apiServer });
@@ -156,6 +166,21 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
       caCertPem: this.caCertPem,
       certificateExpiry: this.certificateExpiry,
     });
+  }
+
+  /**
+   * The host namespace: shared with an in-cluster etcd that created it, else created here (unless
+   * `createNamespace: false`).
+   */
+  private hostNamespace(
+    name: string,
+    args: KarmadaControlPlaneArgs,
+    host: { parent: pulumi.Resource; provider: pulumi.ProviderResource },
+  ): pulumi.Resource[] {
+    const shared = args.etcd.inClusterSettings?.namespace === this.settings.namespace && args.etcd.namespace;
+    if (shared) return [args.etcd.namespace!];
+    if (args.createNamespace === false) return [];
+    return applyObjects(name, [namespaceObject(this.settings.namespace)], host);
   }
 
   private issueCertificates(name: string, pki: ControlPlanePkiConfig, settings: ControlPlaneSettings): IssuedPki {

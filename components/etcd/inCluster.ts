@@ -9,9 +9,12 @@ import {
   etcdObjectNames,
 } from "../../lib/manifests/etcd";
 import { IssuedPki } from "../../lib/pki/issue";
+import { namespaceObject } from "../../lib/manifests/namespace";
 
 /** Resources of an in-cluster etcd, in install order. */
 export interface EtcdInClusterResources {
+  /** The namespace, when this cluster created it. */
+  readonly namespace?: pulumi.Resource;
   readonly certSecret: pulumi.Resource;
   readonly cluster: pulumi.Resource[];
   readonly backup: pulumi.Resource[];
@@ -28,8 +31,17 @@ export function deployEtcdInCluster(
   provider: pulumi.ProviderResource,
   settings: EtcdInClusterSettings,
   pki: IssuedPki,
+  createNamespace: boolean,
 ): EtcdInClusterResources {
   const names = etcdObjectNames(settings);
+  // Deleting a namespace deletes the PVCs in it: keep it unless the user asked to delete the data.
+  const [namespace] = createNamespace
+    ? applyObjects(name, [namespaceObject(settings.namespace)], {
+        parent,
+        provider,
+        retainOnDelete: !settings.deleteDataOnDestroy,
+      })
+    : [];
   const certSecret = createSecret(
     `${name}-cert-secret`,
     {
@@ -43,10 +55,10 @@ export function deployEtcdInCluster(
         [ETCD_CERT_SECRET_KEYS.peerKey]: pki.file("etcd-peer.key"),
       },
     },
-    { parent, provider },
+    { parent, provider, dependsOn: namespace ? [namespace] : [] },
   );
   const manifests = etcdInClusterManifests(settings);
   const cluster = applyObjects(name, manifests.cluster, { parent, provider, dependsOn: [certSecret] });
   const backup = applyObjects(name, manifests.backup, { parent, provider, dependsOn: cluster });
-  return { certSecret, cluster, backup, clientUrls: [etcdClientServiceUrl(settings)] };
+  return { namespace, certSecret, cluster, backup, clientUrls: [etcdClientServiceUrl(settings)] };
 }

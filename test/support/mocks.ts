@@ -18,6 +18,8 @@ export interface Registration {
   readonly custom: boolean;
   readonly parentUrn: string;
   readonly dependencies: string[];
+  /** Resources whose outputs flow into this resource's inputs (dependsOn edges excluded). */
+  readonly inputDependencies: string[];
   /** Inputs with secrets unwrapped. */
   readonly inputs: Record<string, any>;
   /** Top-level and nested input paths whose value was sent as a secret. */
@@ -91,6 +93,11 @@ class RecordingMonitor extends MockMonitor {
       custom: req.getCustom(),
       parentUrn: req.getParent(),
       dependencies: req.getDependenciesList(),
+      inputDependencies: [
+        ...new Set<string>(
+          [...req.getPropertydependenciesMap().entries()].flatMap(([, deps]: [string, any]) => deps.getUrnsList()),
+        ),
+      ],
       inputs,
       secretPaths,
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),

@@ -1,0 +1,48 @@
+import * as pulumi from "@pulumi/pulumi";
+import { ControlPlaneConfig } from "../lib/controlplane/config";
+import { CrdSource } from "../lib/crds";
+import { EtcdClusterArgs } from "../components/etcdCluster";
+import { ControlPlanePkiConfig } from "../components/karmadaControlPlane";
+import { ConfigError, check, show } from "../lib/validation/errors";
+
+/**
+ * Shape of a stack's configuration (namespace `karmada`, see Pulumi.<env>.yaml). Each key maps onto
+ * one component's args, so a setting flows: stack config → component args → resolved settings →
+ * manifest / certificate / host script.
+ */
+export interface StackConfig {
+  /** Kubeconfig (contents or path) of the host cluster; secret. @default - $KUBECONFIG / ~/.kube/config */
+  readonly hostKubeconfig?: pulumi.Input<string>;
+  /** Context in the host kubeconfig. @default - the current context */
+  readonly hostContext?: string;
+  /** EtcdCluster args. @default { mode: "inCluster" } (one member, 8Gi PVC) */
+  readonly etcd?: EtcdClusterArgs;
+  /** KarmadaControlPlane settings (without `etcd`, which the stack wires). @default {} */
+  readonly controlPlane?: ControlPlaneConfig & {
+    readonly pki?: ControlPlanePkiConfig;
+    readonly protect?: boolean;
+    readonly pullModeBootstrap?: boolean;
+  };
+  /** Where the CRDs come from. @default { kind: "release" } */
+  readonly crds?: CrdSource;
+}
+
+const KEYS: readonly (keyof StackConfig)[] = ["hostKubeconfig", "hostContext", "etcd", "controlPlane", "crds"];
+
+/** Checks the raw config object: unknown keys are errors (a typo must not silently fall back to a default). */
+export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
+  for (const key of Object.keys(raw)) {
+    if (!(KEYS as readonly string[]).includes(key)) {
+      throw new ConfigError(`karmada:${key}`, `unknown stack setting ${show(key)}`, KEYS.join(", "));
+    }
+  }
+  for (const key of ["etcd", "controlPlane", "crds"] as const) {
+    const value = raw[key];
+    check(
+      value === undefined || (typeof value === "object" && value !== null && !Array.isArray(value)),
+      `karmada:${key}`,
+      `must be an object, got ${show(value)}`,
+    );
+  }
+  return raw as StackConfig;
+}

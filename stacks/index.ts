@@ -1,0 +1,24 @@
+/**
+ * Config-driven stack program: one stack per environment (Pulumi.<env>.yaml holds the `karmada:*`
+ * settings). Run with `pulumi up -s <env>` from the repository root.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { parseStackConfig } from "./config";
+import { buildEstate } from "./estate";
+
+const cfg = new pulumi.Config("karmada");
+const present = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
+const config = parseStackConfig({
+  ...present("hostKubeconfig", cfg.getSecret("hostKubeconfig")),
+  ...present("hostContext", cfg.get("hostContext")),
+  ...present("etcd", cfg.getObject("etcd")),
+  ...present("controlPlane", cfg.getObject("controlPlane")),
+  ...present("crds", cfg.getObject("crds")),
+});
+const estate = buildEstate(config);
+
+export const apiEndpoint = estate.controlPlane.apiEndpoint;
+export const adminKubeconfig = pulumi.secret(estate.controlPlane.adminKubeconfig);
+export const caCertPem = estate.controlPlane.caCertPem;
+export const certificateExpiry = estate.controlPlane.certificateExpiry;
+export const etcdClientUrls = estate.etcd.clientUrls;

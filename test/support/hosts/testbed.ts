@@ -1,0 +1,167 @@
+import { ChildProcess, execFileSync, spawn } from "child_process";
+import * as fs from "fs";
+import * as net from "net";
+import * as os from "os";
+import * as path from "path";
+
+/** One loopback "host": its own sshd on 127.0.X.N and its own filesystem root. */
+export interface TestHost {
+  readonly name: string;
+  readonly address: string;
+  readonly port: number;
+  /** Directory every path of our scripts on this host is relative to. */
+  readonly root: string;
+  /** OpenSSH public host key line (`ssh-ed25519 AAAA…`), for pinning. */
+  readonly hostKey: string;
+}
+
+/** A set of loopback hosts reached over real SSH. */
+export interface TestBed {
+  readonly dir: string;
+  readonly hosts: TestHost[];
+  /** The private key every host accepts (a throw-away test key). */
+  readonly clientKey: string;
+  readonly clientKeyPath: string;
+  readonly knownHostsPath: string;
+  /** Starts the sshd of a host prepared with `startSshd: false` (or stopped). */
+  startSshd(name: string): Promise<void>;
+  stopSshd(name: string): void;
+  /** Kills every process our scripts started under the host roots (pid files), then the sshds. */
+  stop(): Promise<void>;
+}
+
+const SSHD = "/usr/sbin/sshd";
+
+function ensureSshd(): void {
+  if (!fs.existsSync(SSHD)) {
+    execFileSync("apt-get", ["install", "-y", "-qq", "openssh-server"], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
+  }
+  fs.mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
+}
+
+/** Resolves once `address:port` accepts TCP connections. */
+export async function waitForPort(address: string, port: number, timeoutMs = 10000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ host: address, port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${address}:${port} did not open within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function sshdConfig(dir: string, address: string, port: number): string {
+  return [
+    `ListenAddress ${address}`,
+    `Port ${port}`,
+    `HostKey ${dir}/ssh_host_ed25519_key`,
+    `PidFile ${dir}/sshd.pid`,
+    `AuthorizedKeysFile ${dir}/authorized_keys`,
+    "PermitRootLogin prohibit-password",
+    "PasswordAuthentication no",
+    "KbdInteractiveAuthentication no",
+    "UsePAM no",
+    "StrictModes no",
+    "PrintMotd no",
+    "MaxSessions 50",
+    "MaxStartups 100",
+    "Subsystem sftp internal-sftp",
+    "",
+  ].join("\n");
+}
+
+/** Options of {@link startTestBed}. */
+export interface TestBedOptions {
+  /** Host addresses are `${prefix}${2 + i}`, e.g. prefix `127.0.1.` gives 127.0.1.2, 127.0.1.3, … */
+  readonly prefix: string;
+  readonly count: number;
+  /** @default 2222 */
+  readonly port?: number;
+  /** Hosts (by index) whose sshd is not started: "unreachable" until `startSshd`. */
+  readonly withoutSshd?: number[];
+}
+
+/** Starts `count` loopback hosts with real sshds, a throw-away client key and a known_hosts file. */
+export async function startTestBed(options: TestBedOptions): Promise<TestBed> {
+  ensureSshd();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pk-hosts-"));
+  const port = options.port ?? 2222;
+  const clientKeyPath = path.join(dir, "client_key");
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "pulumi-karmada-test", "-f", clientKeyPath]);
+  const clientPub = fs.readFileSync(`${clientKeyPath}.pub`, "utf8");
+  const sshds = new Map<string, ChildProcess>();
+  const hosts: TestHost[] = [];
+  const known: string[] = [];
+  for (let i = 0; i < options.count; i++) {
+    const name = `m${i + 1}`;
+    const address = `${options.prefix}${i + 2}`;
+    const hostDir = path.join(dir, name);
+    const root = path.join(hostDir, "root");
+    fs.mkdirSync(root, { recursive: true });
+    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path.join(hostDir, "ssh_host_ed25519_key")]);
+    fs.writeFileSync(path.join(hostDir, "authorized_keys"), clientPub, { mode: 0o600 });
+    fs.writeFileSync(path.join(hostDir, "sshd_config"), sshdConfig(hostDir, address, port));
+    const hostKey = fs.readFileSync(path.join(hostDir, "ssh_host_ed25519_key.pub"), "utf8").trim().split(" ").slice(0, 2).join(" ");
+    known.push(`[${address}]:${port} ${hostKey}`);
+    hosts.push({ name, address, port, root, hostKey });
+  }
+  const knownHostsPath = path.join(dir, "known_hosts");
+  fs.writeFileSync(knownHostsPath, `${known.join("\n")}\n`);
+  const hostDirOf = (name: string) => path.join(dir, name);
+  const bed: TestBed = {
+    dir,
+    hosts,
+    clientKey: fs.readFileSync(clientKeyPath, "utf8"),
+    clientKeyPath,
+    knownHostsPath,
+    async startSshd(name: string) {
+      const host = hosts.find((h) => h.name === name)!;
+      const child = spawn(SSHD, ["-D", "-e", "-f", path.join(hostDirOf(name), "sshd_config")], {
+        stdio: ["ignore", "ignore", fs.openSync(path.join(hostDirOf(name), "sshd.log"), "a")],
+      });
+      sshds.set(name, child);
+      await waitForPort(host.address, host.port);
+    },
+    stopSshd(name: string) {
+      sshds.get(name)?.kill("SIGTERM");
+      sshds.delete(name);
+    },
+    async stop() {
+      for (const host of hosts) killScriptProcesses(host.root);
+      for (const name of [...sshds.keys()]) bed.stopSshd(name);
+    },
+  };
+  for (let i = 0; i < hosts.length; i++) {
+    if (!options.withoutSshd?.includes(i)) await bed.startSshd(hosts[i].name);
+  }
+  return bed;
+}
+
+/** Kills the supervisors and children recorded in pid files under a host root (only ours). */
+export function killScriptProcesses(root: string): void {
+  const runDir = path.join(root, "run", "pulumi-karmada");
+  if (!fs.existsSync(runDir)) return;
+  for (const service of fs.readdirSync(runDir)) {
+    for (const file of ["supervisor.pid", "child.pid"]) {
+      const pidFile = path.join(runDir, service, file);
+      if (!fs.existsSync(pidFile)) continue;
+      const pid = Number(fs.readFileSync(pidFile, "utf8").trim());
+      if (Number.isInteger(pid) && pid > 1) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }
+}

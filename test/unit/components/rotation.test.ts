@@ -1,0 +1,64 @@
+import { buildEstate } from "../../support/estate";
+import { Registration } from "../../support/mocks";
+
+const HOUR = 3_600_000;
+const triggers = (records: Registration[]) =>
+  new Map(records.filter((r) => r.type.startsWith("tls:")).map((r) => [`${r.type} ${r.name}`, r.replacementTrigger]));
+
+/** Resources that (transitively) take an input value from one of `roots` (dependsOn edges don't count). */
+function downstream(records: Registration[], roots: Set<string>): Registration[] {
+  const reached = new Set(roots);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const r of records) {
+      if (!reached.has(r.urn) && r.inputDependencies.some((d) => reached.has(d))) {
+        reached.add(r.urn);
+        grew = true;
+      }
+    }
+  }
+  return records.filter((r) => reached.has(r.urn) && !roots.has(r.urn));
+}
+
+describe("certificate rotation", () => {
+  const now = Date.UTC(2026, 10, 21);
+  const build = (generation: number, at = now) =>
+    buildEstate(
+      { pki: { rotation: { generation, now: () => at } } },
+      { inCluster: { replicas: 1 }, pki: { rotation: { generation, now: () => at } } },
+    );
+
+  it("'rotate now' replaces the leaves only: CAs and the service-account key keep their identity", async () => {
+    const before = triggers((await build(0)).records);
+    const after = triggers((await build(1)).records);
+    const changed = [...after.keys()].filter((k) => after.get(k) !== before.get(k));
+    expect(changed.length).toBeGreaterThan(10);
+    for (const key of changed) {
+      expect(key).toMatch(/(LocallySignedCert|PrivateKey) .*-(cert|key)$/);
+      expect(key).not.toMatch(/-(karmada-ca|front-proxy-ca|etcd-ca)(-key)?$|-sa-key$/);
+    }
+    for (const ca of ["karmada-karmada-ca", "karmada-front-proxy-ca", "etcd-etcd-ca", "karmada-sa-key"]) {
+      const hit = [...after.keys()].find((k) => k.endsWith(` ${ca}`));
+      expect(hit).toBeDefined();
+      expect(after.get(hit!)).toBeUndefined();
+    }
+  });
+
+  it("what a rotation touches downstream is only Secrets and kubeconfig consumers", async () => {
+    const { records } = await build(0);
+    const leaves = new Set(records.filter((r) => r.type === "tls:index/locallySignedCert:LocallySignedCert").map((r) => r.urn));
+    const touched = new Set(downstream(records, leaves).map((r) => r.type));
+    expect([...touched].sort()).toEqual(["kubernetes:core/v1:Secret", "pulumi:providers:kubernetes"]);
+  });
+
+  it("renews on a plain `pulumi up` before expiry, and not before the renew window", async () => {
+    const base = triggers((await build(0, now)).records);
+    const sameWindow = triggers((await build(0, now + HOUR)).records);
+    expect(sameWindow).toEqual(base);
+    // 1-year leaves renew a third of their validity early: 8 months later the window has moved on
+    const later = triggers((await build(0, now + 8 * 30 * 24 * HOUR)).records);
+    const moved = [...later.keys()].filter((k) => later.get(k) !== base.get(k));
+    expect(moved.length).toBeGreaterThan(10);
+  });
+});
