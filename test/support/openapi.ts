@@ -25,7 +25,8 @@ type Schema = Record<string, unknown>;
 const INT_OR_STRING = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
 const QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 // k8s.io/apimachinery/pkg/api/resource serialization grammar (signed number, suffix or exponent).
-const QUANTITY_PATTERN = "^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$";
+const QUANTITY_PATTERN =
+  "^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$";
 
 /** The Go module cache: $GOMODCACHE, else `go env GOMODCACHE`, else $GOPATH/pkg/mod or ~/go/pkg/mod. */
 function goModCache(): string {
@@ -42,7 +43,8 @@ function goModCache(): string {
 /** Where the swagger.json of `version` is; throws, saying how to get it, when it is not there. */
 export function kubernetesSpecPath(version: string = TARGET_KUBERNETES_VERSION): string {
   const override = process.env[SPEC_PATH_ENV];
-  const path = override ?? join(goModCache(), "k8s.io", `kubernetes@${version}`, "api", "openapi-spec", "swagger.json");
+  const path =
+    override ?? join(goModCache(), "k8s.io", `kubernetes@${version}`, "api", "openapi-spec", "swagger.json");
   if (!existsSync(path)) {
     throw new Error(
       [
@@ -67,7 +69,9 @@ function adapt(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema as Schema)) {
     if (key.startsWith("x-") || key === "description") continue;
     if (key === "properties") {
-      out.properties = Object.fromEntries(Object.entries(value as Schema).map(([name, sub]) => [name, adapt(sub)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value as Schema).map(([name, sub]) => [name, adapt(sub)]),
+      );
     } else {
       out[key] = typeof value === "object" ? adapt(value) : value;
     }
@@ -91,20 +95,30 @@ const cache = new Map<string, KubernetesSchema>();
 export function kubernetesSchema(version: string = TARGET_KUBERNETES_VERSION): KubernetesSchema {
   const cached = cache.get(version);
   if (cached) return cached;
-  const spec = JSON.parse(readFileSync(kubernetesSpecPath(version), "utf8")) as { definitions: Record<string, Schema> };
+  const spec = JSON.parse(readFileSync(kubernetesSpecPath(version), "utf8")) as {
+    definitions: Record<string, Schema>;
+  };
 
   const byGvk = new Map<string, string>();
   const definitions: Record<string, unknown> = {};
   for (const [name, definition] of Object.entries(spec.definitions)) {
-    const gvks = (definition["x-kubernetes-group-version-kind"] ?? []) as { group: string; version: string; kind: string }[];
-    for (const { group, version: v, kind } of gvks) byGvk.set(`${group ? `${group}/` : ""}${v}/${kind}`, name);
+    const gvks = (definition["x-kubernetes-group-version-kind"] ?? []) as {
+      group: string;
+      version: string;
+      kind: string;
+    }[];
+    for (const { group, version: v, kind } of gvks)
+      byGvk.set(`${group ? `${group}/` : ""}${v}/${kind}`, name);
     definitions[name] = adapt(definition);
   }
   definitions[INT_OR_STRING] = { anyOf: [{ type: "integer", format: "int32" }, { type: "string" }] };
   definitions[QUANTITY] = { anyOf: [{ type: "string", pattern: QUANTITY_PATTERN }, { type: "number" }] };
 
   const ajv = new Ajv({ allErrors: true, strict: false });
-  ajv.addFormat("int32", { type: "number", validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat("int32", {
+    type: "number",
+    validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+  });
   ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isSafeInteger(n) });
   ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
   ajv.addFormat("byte", /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/);
@@ -127,7 +141,8 @@ export function kubernetesSchema(version: string = TARGET_KUBERNETES_VERSION): K
     const o = (obj ?? {}) as { apiVersion?: string; kind?: string; metadata?: { name?: string } };
     const label = `${o.kind ?? "<no kind>"}/${o.metadata?.name ?? "<no name>"}`;
     const validate = validatorFor(`${o.apiVersion}/${o.kind}`);
-    if (!validate) return [`${label}: no schema for apiVersion ${o.apiVersion} kind ${o.kind} in Kubernetes ${version}`];
+    if (!validate)
+      return [`${label}: no schema for apiVersion ${o.apiVersion} kind ${o.kind} in Kubernetes ${version}`];
     if (validate(obj)) return [];
     return (validate.errors ?? []).map((e) => `${label}: ${describe(e)}`);
   };

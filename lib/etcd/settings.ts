@@ -1,0 +1,345 @@
+import { DEFAULT_KARMADA_VERSION, findRelease, resolveImage } from "../catalog";
+import { ResourceRequirements } from "../controlplane/settings";
+import { validateDns1123Label, validateDns1123Subdomain } from "../validation/dns";
+import { ConfigError, check, show } from "../validation/errors";
+import { entryField, validateAnnotations, validateLabels } from "../validation/labels";
+import { validateInteger } from "../validation/numbers";
+import { parseQuantity, validateQuantity, validateResources } from "../validation/quantity";
+
+/** Member counts of an in-cluster etcd: odd, so a quorum survives ⌊n/2⌋ lost members. */
+export const ETCD_IN_CLUSTER_REPLICAS = [1, 3, 5] as const;
+/** An allowed member count. */
+export type EtcdReplicas = (typeof ETCD_IN_CLUSTER_REPLICAS)[number];
+
+/**
+ * Where members keep their data. `pvc` survives pod and node loss; `emptyDir` loses everything when a
+ * pod goes (tests only, never a default); `hostPath` pins the single member to a node's directory.
+ */
+export type EtcdStorage =
+  | { readonly kind: "pvc"; readonly size: string; readonly storageClassName?: string }
+  | { readonly kind: "emptyDir" }
+  | { readonly kind: "hostPath"; readonly path: string };
+
+/** Where backups go: a PersistentVolumeClaim (ours or an existing one) or a node directory. */
+export type EtcdBackupTarget =
+  | {
+      readonly kind: "pvc";
+      readonly existingClaim?: string;
+      readonly size: string;
+      readonly storageClassName?: string;
+    }
+  | { readonly kind: "hostPath"; readonly path: string; readonly nodeName?: string };
+
+/** Periodic snapshots of an in-cluster etcd. */
+export interface EtcdBackupSettings {
+  /** Cron schedule (five fields, host cluster time zone). */
+  readonly schedule: string;
+  /** How many snapshots to keep; older ones are deleted after each successful backup. */
+  readonly retain: number;
+  readonly target: EtcdBackupTarget;
+  /** Image with a POSIX shell, `sha256sum`, `mv` and `rm` (the etcd image has only a shell). */
+  readonly toolsImage: string;
+}
+
+/** Resolved settings of an etcd cluster running as a StatefulSet on a Kubernetes cluster. */
+export interface EtcdInClusterSettings {
+  /** Name of the StatefulSet and headless Service; the client Service is `<name>-client`. */
+  readonly name: string;
+  readonly namespace: string;
+  /** DNS domain of the cluster etcd runs on. */
+  readonly clusterDomain: string;
+  readonly replicas: EtcdReplicas;
+  /** Full image reference. */
+  readonly image: string;
+  readonly imagePullPolicy: "Always" | "IfNotPresent" | "Never";
+  readonly storage: EtcdStorage;
+  readonly resources: ResourceRequirements;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  readonly priorityClassName: string;
+  /** Extra etcd flags, name without dashes → value; override generated flags of the same name. */
+  readonly extraArgs: Readonly<Record<string, string>>;
+  /** Backend size limit in bytes (`--quota-backend-bytes`). */
+  readonly quotaBackendBytes: number;
+  /** Whether Pulumi waits for readiness (false only in the test bed, whose pods never run). */
+  readonly awaitWorkloads: boolean;
+  /** Whether destroying the cluster deletes its PersistentVolumeClaims (and with them the data). */
+  readonly deleteDataOnDestroy: boolean;
+  /** Periodic snapshots; absent: none. */
+  readonly backup?: EtcdBackupSettings;
+}
+
+/** What a user gives for an in-cluster etcd; every field but `namespace` has a default. */
+export interface EtcdInClusterArgs {
+  /** @default "etcd" */
+  readonly name?: string;
+  readonly namespace: string;
+  /** @default "cluster.local" */
+  readonly clusterDomain?: string;
+  /** @default 1 */
+  readonly replicas?: number;
+  /** @default - the etcd image of the default Karmada release (registry.k8s.io/etcd) */
+  readonly image?: string;
+  /** @default "IfNotPresent" */
+  readonly imagePullPolicy?: string;
+  /** Storage; `emptyDir` must be asked for explicitly. @default { kind: "pvc", size: "8Gi" } */
+  readonly storage?:
+    | { readonly kind?: "pvc"; readonly size?: string; readonly storageClassName?: string }
+    | { readonly kind: "emptyDir" }
+    | { readonly kind: "hostPath"; readonly path: string };
+  /** @default { requests: { cpu: "100m", memory: "256Mi" } } (no limits: an OOM-killed member hurts more) */
+  readonly resources?: ResourceRequirements;
+  /** @default {} */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** @default {} */
+  readonly annotations?: Readonly<Record<string, string>>;
+  /** @default "system-node-critical" */
+  readonly priorityClassName?: string;
+  /** @default {} */
+  readonly extraArgs?: Readonly<Record<string, string>>;
+  /** Bytes, or a quantity such as "8Gi". @default "8Gi" */
+  readonly quotaBackendBytes?: number | string;
+  /** @default true */
+  readonly awaitWorkloads?: boolean;
+  /** @default false (data survives `pulumi destroy`) */
+  readonly deleteDataOnDestroy?: boolean;
+  /** @default - no backups */
+  readonly backup?: {
+    /** @default "0 *\/6 * * *" (every six hours) */
+    readonly schedule?: string;
+    /** @default 7 */
+    readonly retain?: number;
+    /** @default { kind: "pvc", size: "20Gi" } */
+    readonly target?:
+      | {
+          readonly kind?: "pvc";
+          readonly existingClaim?: string;
+          readonly size?: string;
+          readonly storageClassName?: string;
+        }
+      | { readonly kind: "hostPath"; readonly path: string; readonly nodeName?: string };
+    /** @default "docker.io/library/busybox:1.37.0" */
+    readonly toolsImage?: string;
+  };
+}
+
+/** Defaults of {@link EtcdInClusterArgs}, in one place. */
+export const ETCD_DEFAULTS = {
+  name: "etcd",
+  clusterDomain: "cluster.local",
+  pvcSize: "8Gi",
+  quotaBackendBytes: "8Gi",
+  priorityClassName: "system-node-critical",
+  resources: { requests: { cpu: "100m", memory: "256Mi" } },
+  backupSchedule: "0 */6 * * *",
+  backupRetain: 7,
+  backupSize: "20Gi",
+  toolsImage: "docker.io/library/busybox:1.37.0",
+} as const;
+
+/**
+ * Longest name: `<name>-backup` must leave room for the 11 characters Kubernetes appends to Job names
+ * (and `<name>` for the StatefulSet's 11-character revision hash label).
+ */
+export const ETCD_NAME_MAX = 45;
+
+const PULL_POLICIES = ["Always", "IfNotPresent", "Never"] as const;
+
+/** Applies defaults and validates; every problem is a ConfigError naming `<field>.<path>`. */
+export function resolveEtcdInClusterSettings(args: EtcdInClusterArgs, field = "etcd"): EtcdInClusterSettings {
+  const storage = args.storage ?? {};
+  const backup = args.backup;
+  const target = backup?.target ?? {};
+  const settings = {
+    name: args.name ?? ETCD_DEFAULTS.name,
+    namespace: args.namespace,
+    clusterDomain: args.clusterDomain ?? ETCD_DEFAULTS.clusterDomain,
+    replicas: (args.replicas ?? 1) as EtcdReplicas,
+    image: args.image ?? resolveImage("etcd", findRelease(DEFAULT_KARMADA_VERSION)),
+    imagePullPolicy: (args.imagePullPolicy ?? "IfNotPresent") as EtcdInClusterSettings["imagePullPolicy"],
+    storage: (storage.kind === undefined || storage.kind === "pvc"
+      ? { ...storage, kind: "pvc", size: ("size" in storage && storage.size) || ETCD_DEFAULTS.pvcSize }
+      : storage) as EtcdStorage,
+    resources: args.resources ?? ETCD_DEFAULTS.resources,
+    labels: args.labels ?? {},
+    annotations: args.annotations ?? {},
+    priorityClassName: args.priorityClassName ?? ETCD_DEFAULTS.priorityClassName,
+    extraArgs: args.extraArgs ?? {},
+    quotaBackendBytes: quotaBytes(
+      `${field}.quotaBackendBytes`,
+      args.quotaBackendBytes ?? ETCD_DEFAULTS.quotaBackendBytes,
+    ),
+    awaitWorkloads: args.awaitWorkloads ?? true,
+    deleteDataOnDestroy: args.deleteDataOnDestroy ?? false,
+    backup: backup && {
+      schedule: backup.schedule ?? ETCD_DEFAULTS.backupSchedule,
+      retain: backup.retain ?? ETCD_DEFAULTS.backupRetain,
+      target: (target.kind === undefined || target.kind === "pvc"
+        ? { ...target, kind: "pvc", size: ("size" in target && target.size) || ETCD_DEFAULTS.backupSize }
+        : target) as EtcdBackupTarget,
+      toolsImage: backup.toolsImage ?? ETCD_DEFAULTS.toolsImage,
+    },
+  };
+  return validateEtcdInClusterSettings(settings, field);
+}
+
+function quotaBytes(field: string, value: number | string): number {
+  const bytes = typeof value === "string" ? parseQuantity(value) : value;
+  if (bytes === undefined || !Number.isInteger(bytes) || bytes < 1) {
+    throw new ConfigError(
+      field,
+      `${show(value)} is not a size in bytes`,
+      'a positive integer or a quantity like "8Gi"',
+    );
+  }
+  return bytes;
+}
+
+/** Validates resolved settings (pure); returns them. */
+export function validateEtcdInClusterSettings(
+  s: EtcdInClusterSettings,
+  field = "etcd",
+): EtcdInClusterSettings {
+  validateDns1123Label(`${field}.name`, s.name);
+  check(
+    s.name.length <= ETCD_NAME_MAX,
+    `${field}.name`,
+    `${show(s.name)} is too long`,
+    `at most ${ETCD_NAME_MAX} characters`,
+  );
+  validateDns1123Label(`${field}.namespace`, s.namespace);
+  validateDns1123Subdomain(`${field}.clusterDomain`, s.clusterDomain);
+  validateReplicaCount(`${field}.replicas`, s.replicas);
+  check(
+    typeof s.image === "string" && s.image.trim() !== "",
+    `${field}.image`,
+    `${show(s.image)} is empty`,
+    "an image reference",
+  );
+  check(
+    PULL_POLICIES.includes(s.imagePullPolicy),
+    `${field}.imagePullPolicy`,
+    `unknown policy ${show(s.imagePullPolicy)}`,
+    PULL_POLICIES.join(", "),
+  );
+  validateStorage(`${field}.storage`, s.storage, s.replicas);
+  validateResources(`${field}.resources`, s.resources);
+  validateLabels(`${field}.labels`, s.labels);
+  validateAnnotations(`${field}.annotations`, s.annotations);
+  if (s.priorityClassName !== "") validateDns1123Subdomain(`${field}.priorityClassName`, s.priorityClassName);
+  for (const [name, value] of Object.entries(s.extraArgs)) {
+    check(
+      /^[a-z0-9][a-z0-9-.]*$/.test(name),
+      entryField(`${field}.extraArgs`, name),
+      `${show(name)} is not a flag name`,
+      "the flag name without leading dashes, e.g. heartbeat-interval",
+    );
+    check(
+      typeof value === "string",
+      entryField(`${field}.extraArgs`, name),
+      `${show(value)} is not a string`,
+      "a string",
+    );
+  }
+  quotaBytes(`${field}.quotaBackendBytes`, s.quotaBackendBytes);
+  if (s.backup) validateBackup(`${field}.backup`, s.backup);
+  return s;
+}
+
+function validateReplicaCount(field: string, replicas: number): void {
+  const allowed = ETCD_IN_CLUSTER_REPLICAS.join(", ");
+  check(
+    Number.isInteger(replicas) && replicas > 0,
+    field,
+    `${show(replicas)} is not a member count`,
+    allowed,
+  );
+  check(
+    replicas % 2 === 1,
+    field,
+    `an even member count (${replicas}) tolerates no more failures than ${replicas - 1} and splits votes`,
+    allowed,
+  );
+  check(
+    (ETCD_IN_CLUSTER_REPLICAS as readonly number[]).includes(replicas),
+    field,
+    `${replicas} members is more than an in-cluster etcd needs`,
+    allowed,
+  );
+}
+
+function validateStorage(field: string, storage: EtcdStorage, replicas: number): void {
+  switch (storage.kind) {
+    case "pvc":
+      validatePositiveSize(`${field}.size`, storage.size);
+      if (storage.storageClassName !== undefined)
+        validateDns1123Subdomain(`${field}.storageClassName`, storage.storageClassName);
+      return;
+    case "emptyDir":
+      return;
+    case "hostPath":
+      validateAbsolutePath(`${field}.path`, storage.path);
+      // One node directory cannot hold several members, and a pod moved to another node finds no data.
+      check(
+        replicas === 1,
+        `${field}.kind`,
+        `hostPath storage holds a single member, but replicas is ${replicas}`,
+        'replicas 1, or kind "pvc"',
+      );
+      return;
+    default:
+      throw new ConfigError(
+        `${field}.kind`,
+        `unknown storage kind ${show((storage as { kind: unknown }).kind)}`,
+        "pvc, emptyDir, hostPath",
+      );
+  }
+}
+
+function validateBackup(field: string, backup: EtcdBackupSettings): void {
+  const fields = backup.schedule.trim().split(/\s+/);
+  check(
+    fields.length === 5 || /^@(hourly|daily|weekly|monthly|yearly|annually|midnight)$/.test(backup.schedule),
+    `${field}.schedule`,
+    `${show(backup.schedule)} is not a cron schedule`,
+    'five fields like "0 */6 * * *", or @hourly/@daily/@weekly/@monthly',
+  );
+  validateInteger(`${field}.retain`, backup.retain, 1, 1000);
+  check(
+    typeof backup.toolsImage === "string" && backup.toolsImage.trim() !== "",
+    `${field}.toolsImage`,
+    `${show(backup.toolsImage)} is empty`,
+    "an image reference",
+  );
+  const target = backup.target;
+  if (target.kind === "pvc") {
+    validatePositiveSize(`${field}.target.size`, target.size);
+    if (target.existingClaim !== undefined)
+      validateDns1123Subdomain(`${field}.target.existingClaim`, target.existingClaim);
+    if (target.storageClassName !== undefined)
+      validateDns1123Subdomain(`${field}.target.storageClassName`, target.storageClassName);
+  } else if (target.kind === "hostPath") {
+    validateAbsolutePath(`${field}.target.path`, target.path);
+    if (target.nodeName !== undefined) validateDns1123Subdomain(`${field}.target.nodeName`, target.nodeName);
+  } else {
+    throw new ConfigError(
+      `${field}.target.kind`,
+      `unknown target kind ${show((target as { kind: unknown }).kind)}`,
+      "pvc, hostPath",
+    );
+  }
+}
+
+function validatePositiveSize(field: string, size: string): void {
+  check(validateQuantity(field, size) > 0, field, `${show(size)} is zero`, 'a positive size like "8Gi"');
+}
+
+function validateAbsolutePath(field: string, path: string): void {
+  check(
+    typeof path === "string" && /^\/[^\0]*$/.test(path) && path !== "/",
+    field,
+    `${show(path)} is not an absolute directory path`,
+    'an absolute path like "/var/lib/etcd"',
+  );
+  check(!path.split("/").includes(".."), field, `${show(path)} contains ".."`, "a path without ..");
+}

@@ -1,0 +1,29 @@
+import { EtcdInClusterSettings } from "../../etcd/settings";
+import { MANAGED_BY, PART_OF, objectAnnotations } from "../workloads/metadata";
+
+/** Labels selecting one etcd cluster's members; immutable once the StatefulSet exists. */
+export function etcdSelectorLabels(settings: Pick<EtcdInClusterSettings, "name">): Record<string, string> {
+  return { "app.kubernetes.io/name": "etcd", "app.kubernetes.io/instance": settings.name, ...PART_OF };
+}
+
+/** Labels of an etcd object: the user's extra labels (workload and pods only), overridden by ours. */
+export function etcdLabels(
+  settings: Pick<EtcdInClusterSettings, "name">,
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  return { ...extra, ...etcdSelectorLabels(settings), ...MANAGED_BY };
+}
+
+/** Metadata of a top-level etcd object: name, namespace, labels, annotations (skip-await in the test bed). */
+export function etcdMetadata(
+  settings: EtcdInClusterSettings,
+  name: string,
+  options: { labels?: Readonly<Record<string, string>>; annotations?: Readonly<Record<string, string>> } = {},
+) {
+  return {
+    name,
+    namespace: settings.namespace,
+    labels: etcdLabels(settings, options.labels),
+    annotations: objectAnnotations(settings.awaitWorkloads, options.annotations),
+  };
+}

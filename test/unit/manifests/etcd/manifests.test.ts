@@ -1,0 +1,296 @@
+import { EtcdInClusterArgs, resolveEtcdInClusterSettings } from "../../../../lib/etcd/settings";
+import type { KubeObject } from "../../../../lib/kube/apply";
+import {
+  ETCD_CERT_SECRET_KEYS,
+  ETCD_PKI_DIR,
+  etcdClientServiceUrl,
+  etcdInClusterManifests,
+  etcdInClusterPlacement,
+  etcdMemberAddresses,
+  etcdMemberClientUrls,
+} from "../../../../lib/manifests/etcd";
+import { SKIP_AWAIT_ANNOTATION } from "../../../../lib/manifests/workloads";
+import { etcdServerSans } from "../../../../lib/pki/sans";
+import { kubernetesSchema } from "../../../support/openapi";
+
+const settingsOf = (args: Partial<EtcdInClusterArgs> = {}) =>
+  resolveEtcdInClusterSettings({ namespace: "karmada-system", ...args } as EtcdInClusterArgs);
+const manifests = (args: Partial<EtcdInClusterArgs> = {}) => etcdInClusterManifests(settingsOf(args));
+const objects = (args: Partial<EtcdInClusterArgs> = {}) => Object.values(manifests(args)).flat();
+const byKind = (objs: KubeObject[], kind: string) => objs.filter((o) => o.kind === kind) as any[];
+const statefulSet = (args: Partial<EtcdInClusterArgs> = {}) => byKind(objects(args), "StatefulSet")[0];
+
+/** Parses the member container's flags. */
+function flags(args: Partial<EtcdInClusterArgs> = {}): Map<string, string> {
+  const container = statefulSet(args).spec.template.spec.containers[0];
+  return new Map(
+    (container.args as string[]).map((f) => {
+      const [, name, value] = /^--([^=]+)=(.*)$/.exec(f)!;
+      return [name, value];
+    }),
+  );
+}
+
+describe("etcd members", () => {
+  it.each([1, 3, 5])(
+    "%d members: initial-cluster lists every pod by its headless-Service name",
+    (replicas) => {
+      const members = flags({ replicas, name: "kv", clusterDomain: "corp.example" })
+        .get("initial-cluster")!
+        .split(",");
+      expect(members).toHaveLength(replicas);
+      members.forEach((member, i) => {
+        expect(member).toBe(`kv-${i}=https://kv-${i}.kv.karmada-system.svc.corp.example:2380`);
+      });
+      expect(statefulSet({ replicas, name: "kv" }).spec.replicas).toBe(replicas);
+    },
+  );
+
+  it("uses TLS with client-certificate authentication for clients and peers, https URLs everywhere", () => {
+    const f = flags({ replicas: 3 });
+    for (const name of [
+      "listen-client-urls",
+      "advertise-client-urls",
+      "listen-peer-urls",
+      "initial-advertise-peer-urls",
+    ]) {
+      expect(f.get(name)).toMatch(/^https:\/\//);
+    }
+    expect(f.get("client-cert-auth")).toBe("true");
+    expect(f.get("peer-client-cert-auth")).toBe("true");
+    const pki = (key: keyof typeof ETCD_CERT_SECRET_KEYS) => `${ETCD_PKI_DIR}/${ETCD_CERT_SECRET_KEYS[key]}`;
+    expect(f.get("cert-file")).toBe(pki("serverCert"));
+    expect(f.get("key-file")).toBe(pki("serverKey"));
+    expect(f.get("trusted-ca-file")).toBe(pki("ca"));
+    expect(f.get("peer-cert-file")).toBe(pki("peerCert"));
+    expect(f.get("peer-key-file")).toBe(pki("peerKey"));
+    expect(f.get("peer-trusted-ca-file")).toBe(pki("ca"));
+  });
+
+  it("mounts the cert Secret <name>-cert with exactly the expected keys available", () => {
+    const pod = statefulSet({ name: "kv" }).spec.template.spec;
+    const volume = pod.volumes.find((v: any) => v.secret);
+    expect(volume.secret.secretName).toBe("kv-cert");
+    const mount = pod.containers[0].volumeMounts.find((m: any) => m.name === volume.name);
+    expect(mount).toMatchObject({ mountPath: ETCD_PKI_DIR, readOnly: true });
+  });
+
+  it("sets the backend quota and lets extraArgs override generated flags", () => {
+    const f = flags({
+      quotaBackendBytes: "2Gi",
+      extraArgs: { "snapshot-count": "5000", "heartbeat-interval": "250" },
+    });
+    expect(f.get("quota-backend-bytes")).toBe(String(2 * 2 ** 30));
+    expect(f.get("snapshot-count")).toBe("5000");
+    expect(f.get("heartbeat-interval")).toBe("250");
+  });
+
+  it("serves health on the plain metrics port and probes /health there", () => {
+    const container = statefulSet().spec.template.spec.containers[0];
+    expect(flags().get("listen-metrics-urls")).toBe("http://0.0.0.0:2381");
+    for (const probe of [container.livenessProbe, container.readinessProbe, container.startupProbe]) {
+      expect(probe.httpGet.port).toBe(2381);
+      expect(probe.httpGet.scheme).toBe("HTTP");
+      expect(probe.httpGet.path).toMatch(/^\/health(\?|$)/);
+    }
+    // readiness needs the cluster's quorum; liveness only the local member
+    expect(container.readinessProbe.httpGet.path).toBe("/health");
+    expect(container.livenessProbe.httpGet.path).toContain("serializable=true");
+  });
+
+  it("starts members in parallel and requires them on different nodes", () => {
+    const sts = statefulSet({ replicas: 3 });
+    expect(sts.spec.podManagementPolicy).toBe("Parallel");
+    const term =
+      sts.spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0];
+    expect(term.topologyKey).toBe("kubernetes.io/hostname");
+    expect(term.labelSelector.matchLabels).toEqual(sts.spec.selector.matchLabels);
+    expect(sts.spec.template.metadata.labels).toMatchObject(sts.spec.selector.matchLabels);
+  });
+});
+
+describe("etcd storage", () => {
+  it("defaults to a PVC template whose data is retained on delete and on scale-in", () => {
+    const sts = statefulSet();
+    expect(sts.spec.volumeClaimTemplates).toHaveLength(1);
+    expect(sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe("8Gi");
+    expect(sts.spec.persistentVolumeClaimRetentionPolicy).toEqual({
+      whenDeleted: "Retain",
+      whenScaled: "Retain",
+    });
+    expect(sts.spec.template.spec.volumes.some((v: any) => v.emptyDir)).toBe(false);
+  });
+
+  it("deletes claims with the StatefulSet only when deleteDataOnDestroy is set", () => {
+    expect(statefulSet({ deleteDataOnDestroy: true }).spec.persistentVolumeClaimRetentionPolicy).toEqual({
+      whenDeleted: "Delete",
+      whenScaled: "Retain",
+    });
+  });
+
+  it("uses the requested storage class and size", () => {
+    const claim = statefulSet({ storage: { storageClassName: "fast-ssd", size: "20Gi" } }).spec
+      .volumeClaimTemplates[0];
+    expect(claim.spec.storageClassName).toBe("fast-ssd");
+    expect(claim.spec.resources.requests.storage).toBe("20Gi");
+  });
+
+  it("uses emptyDir only when asked", () => {
+    const sts = statefulSet({ storage: { kind: "emptyDir" } });
+    expect(sts.spec.volumeClaimTemplates).toBeUndefined();
+    expect(sts.spec.template.spec.volumes.filter((v: any) => v.emptyDir)).toHaveLength(1);
+  });
+
+  it("uses a hostPath directory, running as root since Kubernetes does not chown it", () => {
+    const pod = statefulSet({ storage: { kind: "hostPath", path: "/var/lib/karmada-etcd" } }).spec.template
+      .spec;
+    expect(pod.volumes.find((v: any) => v.hostPath).hostPath).toEqual({
+      path: "/var/lib/karmada-etcd",
+      type: "DirectoryOrCreate",
+    });
+    expect(pod.securityContext.runAsUser).toBe(0);
+    expect(statefulSet().spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+  });
+});
+
+describe("etcd Services and disruption budget", () => {
+  it("publishes not-ready members on the headless Service and serves clients on <name>-client", () => {
+    const services = byKind(objects({ name: "kv" }), "Service");
+    const headless = services.find((s) => s.metadata.name === "kv");
+    const client = services.find((s) => s.metadata.name === "kv-client");
+    expect(headless.spec.clusterIP).toBe("None");
+    expect(headless.spec.publishNotReadyAddresses).toBe(true);
+    expect(headless.spec.ports.map((p: any) => [p.name, p.port])).toEqual([
+      ["client", 2379],
+      ["peer", 2380],
+    ]);
+    expect(client.spec.ports.map((p: any) => [p.name, p.port])).toEqual([["client", 2379]]);
+    expect(client.spec.publishNotReadyAddresses).toBeUndefined();
+    expect(statefulSet({ name: "kv" }).spec.serviceName).toBe("kv");
+  });
+
+  it.each([
+    [1, undefined],
+    [3, 1],
+    [5, 1],
+  ])("%d members → PodDisruptionBudget maxUnavailable %s", (replicas, maxUnavailable) => {
+    const pdbs = byKind(objects({ replicas }), "PodDisruptionBudget");
+    expect(pdbs[0]?.spec.maxUnavailable).toBe(maxUnavailable);
+  });
+
+  it("produces no Secret and marks everything skip-await only in the test bed", () => {
+    const args = { replicas: 3, backup: {} };
+    expect(byKind(objects(args), "Secret")).toEqual([]);
+    for (const obj of objects({ ...args, awaitWorkloads: false }) as any[]) {
+      expect(obj.metadata.annotations[SKIP_AWAIT_ANNOTATION]).toBe("true");
+    }
+    const awaited = objects(args).filter((o: any) => o.metadata.annotations?.[SKIP_AWAIT_ANNOTATION]);
+    // The backup claim is never awaited: it binds only when the first backup job runs.
+    expect(awaited.map((o) => o.kind)).toEqual(["PersistentVolumeClaim"]);
+  });
+});
+
+describe("etcd addresses for clients and certificates", () => {
+  const settings = settingsOf({ name: "kv", replicas: 3, clusterDomain: "corp.example" });
+
+  it("gives the client Service URL and every member's client URL", () => {
+    expect(etcdClientServiceUrl(settings)).toBe("https://kv-client.karmada-system.svc.corp.example:2379");
+    expect(etcdMemberClientUrls(settings)).toHaveLength(3);
+  });
+
+  it("lets the PKI code cover every name a client or peer dials", () => {
+    const sans = etcdServerSans({
+      members: etcdMemberAddresses(settings),
+      inCluster: etcdInClusterPlacement(settings),
+    });
+    const dialed = [
+      new URL(etcdClientServiceUrl(settings)).hostname,
+      ...etcdMemberClientUrls(settings).map((u) => new URL(u).hostname),
+      ...flags({ name: "kv", replicas: 3, clusterDomain: "corp.example" })
+        .get("initial-cluster")!
+        .split(",")
+        .map((m) => new URL(m.split("=")[1]).hostname),
+    ];
+    const covered = (host: string) =>
+      sans.dnsNames.some(
+        (san) =>
+          san === host || (san.startsWith("*.") && host.split(".").slice(1).join(".") === san.slice(2)),
+      );
+    expect(dialed.filter((host) => !covered(host))).toEqual([]);
+  });
+});
+
+describe("etcd backup", () => {
+  it("is absent unless configured", () => {
+    expect(manifests().backup).toEqual([]);
+  });
+
+  it("snapshots through the client Service into its own claim on schedule", () => {
+    const { backup } = manifests({ name: "kv", backup: { schedule: "15 3 * * *", retain: 5 } });
+    const [claim] = byKind(backup, "PersistentVolumeClaim");
+    const [cron] = byKind(backup, "CronJob");
+    expect(claim.metadata.name).toBe("kv-backup");
+    expect(cron.spec.schedule).toBe("15 3 * * *");
+    expect(cron.spec.concurrencyPolicy).toBe("Forbid");
+    const pod = cron.spec.jobTemplate.spec.template.spec;
+    expect(pod.volumes.find((v: any) => v.persistentVolumeClaim).persistentVolumeClaim.claimName).toBe(
+      "kv-backup",
+    );
+    expect(pod.volumes.find((v: any) => v.secret).secret.secretName).toBe("kv-cert");
+    const env = Object.fromEntries(pod.initContainers[0].env.map((e: any) => [e.name, e.value]));
+    expect(env.ETCDCTL_ENDPOINTS).toBe("https://kv-client.karmada-system.svc.cluster.local:2379");
+    const storeEnv = Object.fromEntries(pod.containers[0].env.map((e: any) => [e.name, e.value]));
+    expect(storeEnv.RETAIN).toBe("5");
+  });
+
+  it("writes to an existing claim or a node directory without creating a claim", () => {
+    const existing = manifests({ backup: { target: { existingClaim: "nas" } } }).backup;
+    expect(byKind(existing, "PersistentVolumeClaim")).toEqual([]);
+    const pod = byKind(existing, "CronJob")[0].spec.jobTemplate.spec.template.spec;
+    expect(pod.volumes.find((v: any) => v.persistentVolumeClaim).persistentVolumeClaim.claimName).toBe("nas");
+
+    const host = manifests({
+      backup: { target: { kind: "hostPath", path: "/srv/etcd-backups", nodeName: "node-1" } },
+    });
+    const hostPod = byKind(host.backup, "CronJob")[0].spec.jobTemplate.spec.template.spec;
+    expect(hostPod.nodeName).toBe("node-1");
+    expect(hostPod.volumes.find((v: any) => v.hostPath).hostPath.path).toBe("/srv/etcd-backups");
+  });
+});
+
+describe("etcd objects validate against the Kubernetes OpenAPI schema", () => {
+  const schema = kubernetesSchema();
+  it.each([
+    ["defaults", {}],
+    [
+      "three members, tuned",
+      {
+        replicas: 3,
+        resources: { requests: { cpu: "1", memory: "2Gi" } },
+        labels: { a: "b" },
+        annotations: { "x/y": "z" },
+      },
+    ],
+    [
+      "five members, claim backup",
+      {
+        replicas: 5,
+        storage: { storageClassName: "ssd", size: "50Gi" },
+        backup: {},
+        deleteDataOnDestroy: true,
+      },
+    ],
+    ["emptyDir, test bed", { storage: { kind: "emptyDir" }, awaitWorkloads: false, priorityClassName: "" }],
+    [
+      "hostPath with hostPath backups",
+      {
+        storage: { kind: "hostPath", path: "/var/lib/etcd-k" },
+        backup: { target: { kind: "hostPath", path: "/srv/b", nodeName: "n1" } },
+      },
+    ],
+  ] as [string, Partial<EtcdInClusterArgs>][])("%s", (_, args) => {
+    const objs = objects(args);
+    expect(objs.length).toBeGreaterThan(0);
+    expect(schema.problemsOfAll(objs)).toEqual([]);
+  });
+});
