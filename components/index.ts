@@ -1,2 +1,4 @@
 export * from "./etcdCluster";
 export * from "./karmadaControlPlane";
+export * from "./memberRegistration";
+export * from "./addon";

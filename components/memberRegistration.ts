@@ -1,0 +1,69 @@
+import * as pulumi from "@pulumi/pulumi";
+import { MemberRegistrationConfig, resolveMemberSettings, SyncMode } from "../lib/members/config";
+import { memberObjectNames } from "../lib/members/names";
+import { validateMemberConfig } from "../lib/members/validate";
+import { ConfigError } from "../lib/validation/errors";
+import type { KarmadaControlPlane } from "./karmadaControlPlane";
+import { claimClusterName, MemberContext, requireMemberProvider } from "./members/context";
+import { registerPullMember } from "./members/pull";
+import { registerPushMember } from "./members/push";
+
+export interface MemberRegistrationArgs extends MemberRegistrationConfig {
+  /** The control plane to register with; its Karmada provider creates every Karmada-side object. */
+  readonly controlPlane: KarmadaControlPlane;
+  /**
+   * PEM of the CA Karmada trusts for the member's API server, when it differs from the member's own
+   * cluster CA (e.g. a load balancer in front of it). Push only.
+   * @default - the `ca.crt` the member's token controller puts into the token Secret
+   */
+  readonly caBundle?: pulumi.Input<string>;
+}
+
+/**
+ * Registers one member cluster with a Karmada control plane, as `karmadactl join` (Push) or
+ * `karmadactl register` (Pull) would, with the same object kinds and names. The member is the cluster
+ * of the kubernetes provider in the resource options (`provider` or `providers.kubernetes`); Karmada-side
+ * objects go through `controlPlane.karmadaProvider`. A member's resources depend only on its own
+ * resources and the control plane, so many members register concurrently.
+ *
+ * Removal deletes the Cluster object first, then the member-side objects and every credential. Child
+ * names: `${name}-member-<kind>-[<ns>-]<name>` (member side), `${name}-karmada-…` (Karmada side).
+ */
+export class MemberRegistration extends pulumi.ComponentResource {
+  /** Name of the Cluster object. */
+  public readonly clusterName: string;
+  public readonly mode: SyncMode;
+  /** The Cluster object (`cluster.karmada.io/v1alpha1`). */
+  public readonly cluster: pulumi.CustomResource;
+  /** Execution namespace of the member inside Karmada (`karmada-es-<cluster>`). */
+  public readonly executionNamespace: string;
+
+  constructor(name: string, args: MemberRegistrationArgs, opts: pulumi.ComponentResourceOptions = {}) {
+    super("karmada:index:MemberRegistration", name, {}, opts);
+    if (!args.controlPlane) {
+      throw new ConfigError("controlPlane", "is required", "a KarmadaControlPlane of this program");
+    }
+    if (args.caBundle !== undefined && args.mode === "Pull") {
+      throw new ConfigError(
+        "caBundle",
+        "only applies to push mode (the agent uses its in-cluster CA)",
+        'mode: "Push"',
+      );
+    }
+    validateMemberConfig(args);
+    const member = requireMemberProvider(this, args.controlPlane);
+    const settings = resolveMemberSettings(args);
+    claimClusterName(args.controlPlane, settings.clusterName, name);
+
+    const ctx: MemberContext = { name, parent: this, controlPlane: args.controlPlane, member, settings };
+    this.clusterName = settings.clusterName;
+    this.mode = settings.mode;
+    this.executionNamespace = memberObjectNames(settings.clusterName).executionNamespace;
+    this.cluster =
+      settings.mode === "Push"
+        ? registerPushMember(ctx, args.caBundle).cluster
+        : registerPullMember(ctx).cluster;
+
+    this.registerOutputs({ clusterName: this.clusterName, mode: this.mode });
+  }
+}

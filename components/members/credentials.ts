@@ -1,0 +1,79 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { applyObjects } from "../../lib/kube/apply";
+import {
+  memberCredentialObjects,
+  secretDataValue,
+  tokenSecretObject,
+  TokenSecretSpec,
+} from "../../lib/members/push";
+import { MemberContext, memberOptions } from "./context";
+
+/** A ServiceAccount token read back from the member. */
+export interface MemberToken {
+  /** The bearer token; secret. */
+  readonly token: pulumi.Output<string>;
+  /** PEM of the member's cluster CA (`ca.crt` of the token Secret); read only when asked for. */
+  caCrt(): pulumi.Output<string>;
+}
+
+/** Member-side credential resources and the tokens read back from them. */
+export interface MemberCredentials {
+  /** Every member-side resource (namespace, accounts, roles, token Secrets). */
+  readonly resources: pulumi.Resource[];
+  readonly credential: MemberToken;
+  readonly impersonator: MemberToken;
+}
+
+/**
+ * Creates a token Secret natively (applyObjects refuses Secrets) and waits until the member's token
+ * controller has filled it. `credentialGeneration` is its replacement trigger: a bump deletes it (which
+ * revokes the old token) and creates it anew, so the token controller issues a new token.
+ */
+function tokenSecret(
+  ctx: MemberContext,
+  spec: TokenSecretSpec,
+  dependsOn: pulumi.Resource[],
+): k8s.core.v1.Secret {
+  const obj = tokenSecretObject(spec);
+  return new k8s.core.v1.Secret(
+    `${ctx.name}-member-token-${spec.name}`,
+    { metadata: obj.metadata as k8s.types.input.meta.v1.ObjectMeta, type: obj.type as string },
+    {
+      ...memberOptions(ctx, dependsOn),
+      replacementTrigger: `generation=${ctx.settings.credentialGeneration}`,
+      // same name: the old Secret must be gone before the new one is created
+      deleteBeforeReplace: true,
+    },
+  );
+}
+
+/** Reads `token` and `ca.crt` out of a token Secret's (secret) `data` output. */
+function readToken(secret: k8s.core.v1.Secret, label: string): MemberToken {
+  const data = secret.data as pulumi.Output<Record<string, string> | undefined>;
+  return {
+    token: pulumi.secret(data.apply((d) => secretDataValue(d, "token", label))),
+    caCrt: () => data.apply((d) => secretDataValue(d, "ca.crt", label)),
+  };
+}
+
+/**
+ * What `karmadactl join` creates in the member (namespace karmada-cluster, ServiceAccounts
+ * `karmada-<cluster>` and `karmada-impersonator`, their role and binding, their token Secrets), in
+ * dependency order, through the member's provider only.
+ */
+export function createMemberCredentials(ctx: MemberContext): MemberCredentials {
+  const objects = memberCredentialObjects(ctx.settings);
+  const prefix = `${ctx.name}-member`;
+  const namespace = applyObjects(prefix, objects.namespace, memberOptions(ctx));
+  const access = applyObjects(prefix, objects.access, memberOptions(ctx, namespace));
+  const credential = tokenSecret(ctx, objects.tokens.credential, access);
+  const impersonator = tokenSecret(ctx, objects.tokens.impersonator, access);
+  const where = (spec: TokenSecretSpec) =>
+    `${spec.namespace}/${spec.name} in member ${ctx.settings.clusterName}`;
+  return {
+    resources: [...namespace, ...access, credential, impersonator],
+    credential: readToken(credential, where(objects.tokens.credential)),
+    impersonator: readToken(impersonator, where(objects.tokens.impersonator)),
+  };
+}

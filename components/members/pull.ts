@@ -1,0 +1,83 @@
+import * as pulumi from "@pulumi/pulumi";
+import { applyObjects } from "../../lib/kube/apply";
+import { createSecret } from "../../lib/kube/secrets";
+import { AGENT_OBJECTS, KARMADA_SYSTEM_LABEL } from "../../lib/members/names";
+import { agentMemberObjects } from "../../lib/members/pull";
+import { agentKarmadaObjects } from "../../lib/members/rbac";
+import { adoptingKarmadaProvider, createClusterObject } from "./cluster";
+import { MemberContext, karmadaOptions, memberOptions } from "./context";
+import { createMemberCredentials } from "./credentials";
+import { AgentIdentity, bootstrapTokenIdentity, directIdentity } from "./identity";
+
+/** What a pull registration created. */
+export interface PullResources {
+  readonly memberSide: pulumi.Resource[];
+  readonly karmadaSide: pulumi.Resource[];
+  readonly cluster: pulumi.CustomResource;
+}
+
+/**
+ * Pull mode, what `karmadactl register` does: inside Karmada the agent's RBAC (and its execution
+ * namespace); the agent identity (direct or bootstrap token); in the member the kubeconfig Secret,
+ * ServiceAccount, role and the karmada-agent Deployment — plus, when the agent reports credentials,
+ * the ServiceAccounts it would otherwise create itself (so that removal leaves none behind). The
+ * Cluster object is declared too, after the agent (which may have registered it already: the adopting
+ * provider takes it over), so that Pulumi deletes it first, while the agent still cleans up its Works.
+ */
+export function registerPullMember(ctx: MemberContext): PullResources {
+  const pull = ctx.settings.pull!;
+  const karmadaReady = ctx.controlPlane.karmadaObjectsReady;
+  const karmadaObjects = agentKarmadaObjects(ctx.settings.clusterName);
+  const karmadaPrefix = `${ctx.name}-karmada`;
+  const executionNamespace = applyObjects(
+    karmadaPrefix,
+    karmadaObjects.executionNamespace,
+    karmadaOptions(ctx, karmadaReady),
+  );
+  const rbac = applyObjects(
+    karmadaPrefix,
+    karmadaObjects.rbac,
+    karmadaOptions(
+      ctx,
+      karmadaReady.then((ready) => [...ready, ...executionNamespace]),
+    ),
+  );
+
+  const identity: AgentIdentity =
+    pull.identity === "direct" ? directIdentity(ctx) : bootstrapTokenIdentity(ctx);
+
+  const memberPrefix = `${ctx.name}-member`;
+  const image = ctx.controlPlane.settings.components["karmada-agent"];
+  const objects = agentMemberObjects(ctx.settings, {
+    image: image.image,
+    imagePullPolicy: image.imagePullPolicy,
+    awaitRollout: ctx.controlPlane.settings.awaitWorkloads,
+    rotationTrigger: identity.rotationTrigger,
+  });
+  const namespace = applyObjects(memberPrefix, objects.namespace, memberOptions(ctx));
+  const access = applyObjects(memberPrefix, objects.access, memberOptions(ctx, namespace));
+  const kubeconfigSecret = createSecret(
+    `${memberPrefix}-secret-${AGENT_OBJECTS.kubeconfigSecret}`,
+    {
+      name: AGENT_OBJECTS.kubeconfigSecret,
+      namespace: pull.namespace,
+      labels: { ...KARMADA_SYSTEM_LABEL },
+      data: { [AGENT_OBJECTS.kubeconfigSecret]: identity.kubeconfig },
+    },
+    memberOptions(ctx, namespace),
+  );
+  const reported = pull.reportSecrets ? createMemberCredentials(ctx).resources : [];
+  const deployment = applyObjects(
+    memberPrefix,
+    objects.deployment,
+    memberOptions(ctx, [...access, kubeconfigSecret, ...reported, ...rbac, ...identity.resources]),
+  );
+
+  const memberSide = [...namespace, ...access, kubeconfigSecret, ...reported, ...deployment];
+  const cluster = createClusterObject(ctx, {
+    provider: adoptingKarmadaProvider(ctx),
+    dependsOn: [...memberSide, ...rbac, ...executionNamespace],
+    forceFields: true,
+  });
+  return { memberSide, karmadaSide: [...executionNamespace, ...rbac, ...identity.resources], cluster };
+}

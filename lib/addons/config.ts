@@ -1,0 +1,139 @@
+import type { KubeObject } from "../kube/apply";
+import { validateClusterName } from "../members/validate";
+import { check, show } from "../validation/errors";
+import { validateUnique } from "../validation/duplicates";
+import { validateInteger } from "../validation/numbers";
+
+/** Built-in addons (upstream `karmadactl addons` names in the docs) and the two generic kinds. */
+export type AddonKind =
+  "descheduler" | "search" | "metricsAdapter" | "schedulerEstimator" | "manifests" | "helm";
+export const ADDON_KINDS: readonly AddonKind[] = [
+  "descheduler",
+  "search",
+  "metricsAdapter",
+  "schedulerEstimator",
+  "manifests",
+  "helm",
+];
+
+/** Where an addon's objects go: inside karmada-apiserver, the host cluster, or every listed member. */
+export type AddonTarget = "controlPlane" | "host" | "members";
+export const ADDON_TARGETS: readonly AddonTarget[] = ["controlPlane", "host", "members"];
+
+/** Built-ins that run next to the control plane, by kind. */
+export const CONTROL_PLANE_BUILTINS = {
+  descheduler: "karmada-descheduler",
+  search: "karmada-search",
+  metricsAdapter: "karmada-metrics-adapter",
+} as const;
+export type ControlPlaneBuiltin = keyof typeof CONTROL_PLANE_BUILTINS;
+
+/** Overrides of a built-in's workload; the rest comes from the control plane's settings. */
+export interface BuiltinOverrides {
+  /** @default 1 (metrics adapter: 2) */
+  readonly replicas?: number;
+  /** Extra flags, name without dashes → value. @default {} */
+  readonly extraArgs?: Readonly<Record<string, string>>;
+}
+
+/** Objects to apply: given as objects, YAML text (multi-document), or YAML files, in that order. */
+export interface ManifestSource {
+  /** @default [] */
+  readonly objects?: readonly KubeObject[];
+  /** @default - none */
+  readonly yaml?: string;
+  /** Paths of YAML files. @default [] */
+  readonly files?: readonly string[];
+}
+
+/** A Helm chart rendered into one Pulumi resource per object (`helm.v4.Chart`). */
+export interface HelmChartConfig {
+  /** Chart name (with `repo`), `oci://` reference, or local path. */
+  readonly chart: string;
+  /** @default - the newest */
+  readonly version?: string;
+  /** Repository URL. @default - none (chart is a path or OCI reference) */
+  readonly repo?: string;
+  /** Namespace of the release. @default - the chart's */
+  readonly namespace?: string;
+  /** @default {} */
+  readonly values?: Readonly<Record<string, unknown>>;
+  /** @default false */
+  readonly skipCrds?: boolean;
+}
+
+/** The plain part of an Addon: kind, target and kind-specific settings. */
+export interface AddonConfig {
+  readonly kind: AddonKind;
+  /** @default "host" for built-ins, "controlPlane" for manifests and helm */
+  readonly target?: AddonTarget;
+  /** Built-in workload overrides (descheduler, search, metricsAdapter, schedulerEstimator). @default {} */
+  readonly overrides?: BuiltinOverrides;
+  /** `kind: "manifests"`. */
+  readonly manifests?: ManifestSource;
+  /** `kind: "helm"`. */
+  readonly helm?: HelmChartConfig;
+}
+
+/** The default target of a kind. */
+export function defaultTarget(kind: AddonKind): AddonTarget {
+  return kind === "manifests" || kind === "helm" ? "controlPlane" : "host";
+}
+
+/** Checks an Addon's plain settings and its member list (names only; Inputs are checked when known). */
+export function validateAddonConfig(config: AddonConfig, memberNames: readonly string[]): AddonTarget {
+  check(
+    ADDON_KINDS.includes(config.kind),
+    "kind",
+    `unknown addon kind ${show(config.kind)}`,
+    ADDON_KINDS.join(", "),
+  );
+  const target = config.target ?? defaultTarget(config.kind);
+  check(ADDON_TARGETS.includes(target), "target", `unknown target ${show(target)}`, ADDON_TARGETS.join(", "));
+  const generic = config.kind === "manifests" || config.kind === "helm";
+  if (!generic) {
+    check(target === "host", "target", `${show(config.kind)} runs on the host cluster`, '"host"');
+  }
+  check(
+    config.kind === "manifests" || config.manifests === undefined,
+    "manifests",
+    `is given for kind ${show(config.kind)}`,
+    'kind: "manifests"',
+  );
+  check(
+    config.kind === "helm" || config.helm === undefined,
+    "helm",
+    `is given for kind ${show(config.kind)}`,
+    'kind: "helm"',
+  );
+  if (config.kind === "manifests") {
+    const m = config.manifests ?? {};
+    check(
+      (m.objects?.length ?? 0) + (m.yaml ? 1 : 0) + (m.files?.length ?? 0) > 0,
+      "manifests",
+      "is empty",
+      "objects, yaml or files",
+    );
+  }
+  if (config.kind === "helm") {
+    check(
+      typeof config.helm?.chart === "string" && config.helm.chart !== "",
+      "helm.chart",
+      "is required",
+      "a chart name, path or oci:// reference",
+    );
+  }
+  if (config.overrides?.replicas !== undefined)
+    validateInteger("overrides.replicas", config.overrides.replicas, 1);
+  const needsMembers = target === "members" || config.kind === "schedulerEstimator";
+  check(!needsMembers || memberNames.length > 0, "members", "is empty", "one entry per member cluster");
+  check(
+    needsMembers || memberNames.length === 0,
+    "members",
+    `is given but target is ${show(target)}`,
+    'target: "members" or kind: "schedulerEstimator"',
+  );
+  memberNames.forEach((n, i) => validateClusterName(`members[${i}].clusterName`, n));
+  validateUnique("members", memberNames);
+  return target;
+}

@@ -1,0 +1,4 @@
+export * from "./builtins";
+export * from "./config";
+export * from "./estimator";
+export * from "./manifests";

@@ -1,0 +1,127 @@
+import { stringify } from "yaml";
+import type { KubeObject } from "../kube/apply";
+import { CertSpec, LEAF_BASE_USES } from "../pki/certificates";
+import { ConfigError } from "../validation/errors";
+import { AGENT_CSR_SIGNER, AGENT_GROUP, BOOTSTRAP_TOKEN, memberObjectNames } from "./names";
+
+/** Form of a bootstrap token `<id>.<secret>` (Kubernetes' BootstrapTokenPattern). */
+export const BOOTSTRAP_TOKEN_PATTERN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
+export const TOKEN_ID_LENGTH = 6;
+export const TOKEN_SECRET_LENGTH = 16;
+
+/** Name of the kubeconfig's cluster entry, as `karmadactl register` writes it. */
+export const KARMADA_CLUSTER_ENTRY = "karmada-apiserver";
+
+/** Identity names of a member's agent kubeconfig (karmadactl: user = cluster name). */
+export function agentKubeconfigNames(clusterName: string): {
+  clusterName: string;
+  userName: string;
+  contextName: string;
+} {
+  return {
+    clusterName: KARMADA_CLUSTER_ENTRY,
+    userName: clusterName,
+    contextName: `${clusterName}@${KARMADA_CLUSTER_ENTRY}`,
+  };
+}
+
+/**
+ * The agent's client certificate: CN `system:karmada:agent:<cluster>`, O `system:karmada:agents`,
+ * client auth only — the subject Karmada's `agentcsrapproving` controller and the agent RBAC expect.
+ */
+export function agentCertificateSpec(clusterName: string, validityHours: number): CertSpec {
+  return {
+    id: "karmada-agent-client",
+    commonName: memberObjectNames(clusterName).agentUser,
+    organizations: [AGENT_GROUP],
+    signer: "karmada-ca",
+    allowedUses: [...LEAF_BASE_USES, "client_auth"],
+    dnsNames: [],
+    ipAddresses: [],
+    validityHours,
+    files: { cert: "karmada-agent-client.crt", key: "karmada-agent-client.key" },
+  };
+}
+
+/** Splits and checks a bootstrap token; the message never shows the secret half. */
+export function parseBootstrapToken(token: string): { id: string; secret: string } {
+  const match = BOOTSTRAP_TOKEN_PATTERN.exec(token);
+  if (!match) {
+    throw new ConfigError(
+      "bootstrapToken",
+      "is not of the form <6 chars>.<16 chars> of [a-z0-9]",
+      "[a-z0-9]{6}.[a-z0-9]{16}",
+    );
+  }
+  return { id: match[1], secret: match[2] };
+}
+
+/** RFC 3339 expiry `ttlHours` after `nowMs`, or undefined for a token that never expires (ttl 0). */
+export function tokenExpiration(nowMs: number, ttlHours: number): string | undefined {
+  if (ttlHours === 0) return undefined;
+  return new Date(nowMs + ttlHours * 3_600_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/**
+ * Data of a bootstrap-token Secret as `karmadactl token create` writes it: id, secret, both usages,
+ * the karmada bootstrap group, optional expiration and description.
+ */
+export function bootstrapTokenSecretData(
+  token: { id: string; secret: string },
+  options: { expiration?: string; description?: string } = {},
+): Record<string, string> {
+  return {
+    "token-id": token.id,
+    "token-secret": token.secret,
+    "usage-bootstrap-authentication": "true",
+    "usage-bootstrap-signing": "true",
+    "auth-extra-groups": BOOTSTRAP_TOKEN.group,
+    ...(options.expiration ? { expiration: options.expiration } : {}),
+    ...(options.description ? { description: options.description } : {}),
+  };
+}
+
+/** A kubeconfig that authenticates with a bearer token (the bootstrap token); a secret. */
+export function tokenKubeconfig(server: string, caPem: string, token: string): string {
+  return stringify({
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [
+      {
+        name: KARMADA_CLUSTER_ENTRY,
+        cluster: { server, "certificate-authority-data": Buffer.from(caPem).toString("base64") },
+      },
+    ],
+    users: [{ name: "tls-bootstrap-token-user", user: { token } }],
+    contexts: [
+      {
+        name: "tls-bootstrap-token-user@karmada-apiserver",
+        context: { cluster: KARMADA_CLUSTER_ENTRY, user: "tls-bootstrap-token-user" },
+      },
+    ],
+    "current-context": "tls-bootstrap-token-user@karmada-apiserver",
+    preferences: {},
+  });
+}
+
+/** Annotation that makes @pulumi/kubernetes wait until the CSR is signed. */
+export const WAIT_FOR_CERTIFICATE = { "pulumi.com/waitFor": "jsonpath={.status.certificate}" } as const;
+
+/**
+ * The CertificateSigningRequest `karmadactl register` submits for the agent identity: signer
+ * `kubernetes.io/kube-apiserver-client`, usages digital signature, key encipherment, client auth.
+ * `request` is the base64 of the PEM CSR.
+ */
+export function agentCsrObject(name: string, requestBase64: string, expirationSeconds: number): KubeObject {
+  return {
+    apiVersion: "certificates.k8s.io/v1",
+    kind: "CertificateSigningRequest",
+    metadata: { name, annotations: { ...WAIT_FOR_CERTIFICATE } },
+    spec: {
+      request: requestBase64,
+      signerName: AGENT_CSR_SIGNER,
+      expirationSeconds,
+      usages: ["digital signature", "key encipherment", "client auth"],
+    },
+  };
+}

@@ -1,0 +1,187 @@
+import { DEFAULT_LEAF_VALIDITY_HOURS } from "../pki/certificates";
+import { AGENT_NAMESPACE } from "./names";
+
+/** How Karmada reaches the member: it pushes (controller-manager) or the member pulls (karmada-agent). */
+export type SyncMode = "Push" | "Pull";
+export const SYNC_MODES: readonly SyncMode[] = ["Push", "Pull"];
+
+/**
+ * What Karmada may do in the member. `full` is what karmadactl grants (every verb on every resource);
+ * `leastPrivilege` reads everything, writes only the usual workload kinds (see lib/members/rbac.ts).
+ */
+export type MemberPermissions = "full" | "leastPrivilege";
+export const MEMBER_PERMISSIONS: readonly MemberPermissions[] = ["full", "leastPrivilege"];
+
+/**
+ * Where the agent's identity `system:karmada:agent:<cluster>` comes from: `direct` issues it here from
+ * the Karmada CA key; `bootstrapToken` goes through a bootstrap token and a CertificateSigningRequest
+ * signed by Karmada's kube-controller-manager, as `karmadactl register` does.
+ */
+export type AgentIdentity = "direct" | "bootstrapToken";
+export const AGENT_IDENTITIES: readonly AgentIdentity[] = ["direct", "bootstrapToken"];
+
+/** Taint effects a Cluster accepts (Karmada rejects PreferNoSchedule). */
+export type ClusterTaintEffect = "NoSchedule" | "NoExecute";
+export const CLUSTER_TAINT_EFFECTS: readonly ClusterTaintEffect[] = ["NoSchedule", "NoExecute"];
+
+/** A taint on the Cluster object; workloads need a matching toleration to be scheduled there. */
+export interface ClusterTaint {
+  /** Qualified name, e.g. `example.com/dedicated`. */
+  readonly key: string;
+  /** @default "" */
+  readonly value?: string;
+  readonly effect: ClusterTaintEffect;
+}
+
+/** One RBAC rule (the shape of rbac.authorization.k8s.io/v1 PolicyRule). */
+export interface PolicyRule {
+  readonly apiGroups?: readonly string[];
+  readonly resources?: readonly string[];
+  readonly resourceNames?: readonly string[];
+  readonly nonResourceURLs?: readonly string[];
+  readonly verbs: readonly string[];
+}
+
+/** Options of pull mode (karmada-agent in the member). */
+export interface PullOptions {
+  /** @default 1 */
+  readonly replicas?: number;
+  /** @default "direct" */
+  readonly identity?: AgentIdentity;
+  /**
+   * Extra agent flags, name without dashes → value; they override generated flags of the same name.
+   * `cluster-name` and `karmada-kubeconfig` are fixed. @default {}
+   */
+  readonly extraArgs?: Readonly<Record<string, string>>;
+  /** karmada-apiserver URL as the member reaches it. @default - the control plane's `apiEndpoint` */
+  readonly karmadaApiEndpoint?: string;
+  /** Validity of the agent certificate, hours. @default 8760 (1 year) */
+  readonly certValidityHours?: number;
+  /**
+   * Let the agent report the member's credentials (Secrets `<cluster>` and `<cluster>-impersonator`
+   * inside Karmada), which the cluster proxy and `karmadactl get` need. The member-side service
+   * accounts behind them are created here too, so that removal deletes them. @default true
+   */
+  readonly reportSecrets?: boolean;
+  /** Bootstrap-token mode: lifetime of the token, hours; 0 = never expires. @default 24 */
+  readonly bootstrapTokenTtlHours?: number;
+  /** Namespace of the agent in the member (`karmadactl register -n`). @default "karmada-system" */
+  readonly namespace?: string;
+  /**
+   * Create (and on removal delete) that namespace. Turn off when it already exists, e.g. a member that
+   * also hosts the control plane in karmada-system. @default true
+   */
+  readonly createNamespace?: boolean;
+}
+
+/** The plain (non-Output) part of a member registration, as written in stack config. */
+export interface MemberRegistrationConfig {
+  /** Name of the Cluster object: DNS-1123 label of at most 48 characters. */
+  readonly clusterName: string;
+  readonly mode: SyncMode;
+  /** The member's API server URL as Karmada (push) or the agent's Cluster object (pull) records it. */
+  readonly apiEndpoint: string;
+  /** Cloud provider name for scheduling spread. @default - none */
+  readonly provider?: string;
+  /** @default - none */
+  readonly region?: string;
+  /** @default [] */
+  readonly zones?: readonly string[];
+  /** @default [] */
+  readonly taints?: readonly ClusterTaint[];
+  /** Proxy Karmada dials the member through (http, https or socks5 URL). @default - direct */
+  readonly proxyURL?: string;
+  /** Skip verifying the member's serving certificate (push). @default false */
+  readonly insecureSkipTLSVerification?: boolean;
+  /** @default "full" (as karmadactl) */
+  readonly permissions?: MemberPermissions;
+  /** Rules added to the `leastPrivilege` role. @default [] */
+  readonly extraRules?: readonly PolicyRule[];
+  /** Pull-mode options; only with `mode: "Pull"`. @default {} */
+  readonly pull?: PullOptions;
+  /**
+   * Credential generation: bump (0 → 1 → …) to issue new member tokens (push) or a new agent
+   * certificate (pull) on the next `pulumi up`, without unjoining. @default 0
+   */
+  readonly credentialGeneration?: number;
+  /**
+   * Unreachable member: keep the member-side objects out of the deletion (`retainOnDelete`), so that a
+   * destroy only removes the Karmada side. Set it, `pulumi up`, then destroy. @default false
+   */
+  readonly forceRemove?: boolean;
+}
+
+/** Resolved pull options. */
+export interface PullSettings {
+  readonly replicas: number;
+  readonly identity: AgentIdentity;
+  readonly extraArgs: Readonly<Record<string, string>>;
+  readonly karmadaApiEndpoint?: string;
+  readonly certValidityHours: number;
+  readonly reportSecrets: boolean;
+  readonly bootstrapTokenTtlHours: number;
+  readonly namespace: string;
+  readonly createNamespace: boolean;
+}
+
+/** A member registration with every default applied. */
+export interface MemberSettings {
+  readonly clusterName: string;
+  readonly mode: SyncMode;
+  readonly apiEndpoint: string;
+  readonly provider?: string;
+  readonly region?: string;
+  readonly zones: readonly string[];
+  readonly taints: readonly Required<ClusterTaint>[];
+  readonly proxyURL?: string;
+  readonly insecureSkipTLSVerification: boolean;
+  readonly permissions: MemberPermissions;
+  readonly extraRules: readonly PolicyRule[];
+  /** Present in pull mode only. */
+  readonly pull?: PullSettings;
+  readonly credentialGeneration: number;
+  readonly forceRemove: boolean;
+}
+
+/** Defaults in one place. */
+export const MEMBER_DEFAULTS = {
+  permissions: "full",
+  agentReplicas: 1,
+  identity: "direct",
+  certValidityHours: DEFAULT_LEAF_VALIDITY_HOURS,
+  bootstrapTokenTtlHours: 24,
+} as const;
+
+/** Applies defaults; assumes `validateMemberConfig` passed. */
+export function resolveMemberSettings(config: MemberRegistrationConfig): MemberSettings {
+  const pull = config.pull ?? {};
+  return {
+    clusterName: config.clusterName,
+    mode: config.mode,
+    apiEndpoint: config.apiEndpoint,
+    provider: config.provider,
+    region: config.region,
+    zones: config.zones ?? [],
+    taints: (config.taints ?? []).map((t) => ({ key: t.key, value: t.value ?? "", effect: t.effect })),
+    proxyURL: config.proxyURL,
+    insecureSkipTLSVerification: config.insecureSkipTLSVerification ?? false,
+    permissions: config.permissions ?? MEMBER_DEFAULTS.permissions,
+    extraRules: config.extraRules ?? [],
+    pull:
+      config.mode === "Pull"
+        ? {
+            replicas: pull.replicas ?? MEMBER_DEFAULTS.agentReplicas,
+            identity: pull.identity ?? MEMBER_DEFAULTS.identity,
+            extraArgs: pull.extraArgs ?? {},
+            karmadaApiEndpoint: pull.karmadaApiEndpoint,
+            certValidityHours: pull.certValidityHours ?? MEMBER_DEFAULTS.certValidityHours,
+            reportSecrets: pull.reportSecrets ?? true,
+            bootstrapTokenTtlHours: pull.bootstrapTokenTtlHours ?? MEMBER_DEFAULTS.bootstrapTokenTtlHours,
+            namespace: pull.namespace ?? AGENT_NAMESPACE,
+            createNamespace: pull.createNamespace ?? true,
+          }
+        : undefined,
+    credentialGeneration: config.credentialGeneration ?? 0,
+    forceRemove: config.forceRemove ?? false,
+  };
+}

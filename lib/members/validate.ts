@@ -1,0 +1,162 @@
+import { isDns1123Label, validateDns1123Label } from "../validation/dns";
+import { ConfigError, check, show } from "../validation/errors";
+import { validateUnique } from "../validation/duplicates";
+import { validateLabelKey, validateLabelValue } from "../validation/labels";
+import { validateInteger } from "../validation/numbers";
+import { validateHttpsUrl } from "../validation/urls";
+import {
+  AGENT_IDENTITIES,
+  CLUSTER_TAINT_EFFECTS,
+  MEMBER_PERMISSIONS,
+  MemberRegistrationConfig,
+  PolicyRule,
+  PullOptions,
+  SYNC_MODES,
+} from "./config";
+
+/** Longest cluster name Karmada accepts: 63 minus the `karmada-es-` prefix of its execution namespace. */
+export const CLUSTER_NAME_MAX = 48;
+
+/** Validates a cluster name (Karmada's rule: DNS-1123 label of at most 48 characters); returns it. */
+export function validateClusterName(field: string, value: string): string {
+  if (typeof value !== "string" || value.length > CLUSTER_NAME_MAX || !isDns1123Label(value)) {
+    throw new ConfigError(
+      field,
+      `${show(value)} is not a usable cluster name`,
+      `a DNS-1123 label (lower-case alphanumerics and '-', alphanumeric ends) of at most ${CLUSTER_NAME_MAX} characters`,
+    );
+  }
+  return value;
+}
+
+const PROXY_SCHEMES = ["http:", "https:", "socks5:"];
+
+/** Validates a proxy URL the way Karmada does (http, https or socks5 with a host); returns it. */
+export function validateProxyUrl(field: string, value: string): string {
+  const form = "http://, https:// or socks5:// URL with a host";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(field, `${show(value)} is not a URL`, form);
+  }
+  check(PROXY_SCHEMES.includes(url.protocol), field, `${show(value)} has an unsupported scheme`, form);
+  check(url.hostname !== "", field, `${show(value)} has no host`, form);
+  return value;
+}
+
+const FLAG_NAME = /^[a-z0-9][a-z0-9-]*$/;
+/** Agent flags that tie it to its identity and Secret; overriding them would break registration. */
+const FIXED_AGENT_FLAGS = ["cluster-name", "karmada-kubeconfig"];
+
+function validatePull(pull: PullOptions): void {
+  if (pull.replicas !== undefined) validateInteger("pull.replicas", pull.replicas, 1);
+  if (pull.identity !== undefined) {
+    check(
+      AGENT_IDENTITIES.includes(pull.identity),
+      "pull.identity",
+      `unknown identity ${show(pull.identity)}`,
+      AGENT_IDENTITIES.join(", "),
+    );
+  }
+  for (const [flag, value] of Object.entries(pull.extraArgs ?? {})) {
+    const field = `pull.extraArgs[${JSON.stringify(flag)}]`;
+    check(
+      FLAG_NAME.test(flag),
+      field,
+      `${show(flag)} is not a flag name`,
+      "lower-case name without dashes in front",
+    );
+    check(
+      !FIXED_AGENT_FLAGS.includes(flag),
+      field,
+      `${show(flag)} is set by the registration`,
+      "any other flag",
+    );
+    check(typeof value === "string", field, `${show(value)} is not a string`, "a string");
+  }
+  if (pull.karmadaApiEndpoint !== undefined)
+    validateHttpsUrl("pull.karmadaApiEndpoint", pull.karmadaApiEndpoint);
+  if (pull.certValidityHours !== undefined)
+    validateInteger("pull.certValidityHours", pull.certValidityHours, 2);
+  if (pull.namespace !== undefined) validateDns1123Label("pull.namespace", pull.namespace);
+  if (pull.bootstrapTokenTtlHours !== undefined) {
+    validateInteger("pull.bootstrapTokenTtlHours", pull.bootstrapTokenTtlHours, 0);
+  }
+}
+
+function validateRule(field: string, rule: PolicyRule): void {
+  check(
+    Array.isArray(rule.verbs) && rule.verbs.length > 0,
+    `${field}.verbs`,
+    "no verb given",
+    "one or more verbs",
+  );
+  const resourceRule = (rule.resources?.length ?? 0) > 0;
+  const urlRule = (rule.nonResourceURLs?.length ?? 0) > 0;
+  check(
+    resourceRule !== urlRule,
+    field,
+    "needs either resources (with apiGroups) or nonResourceURLs",
+    "exactly one of resources, nonResourceURLs",
+  );
+  if (resourceRule)
+    check(
+      (rule.apiGroups?.length ?? 0) > 0,
+      `${field}.apiGroups`,
+      "no API group given",
+      '"" for the core group',
+    );
+}
+
+/**
+ * Checks a registration before anything is registered; every problem is a {@link ConfigError} naming
+ * the field. Cross-field rules: `pull` only with Pull mode, `extraRules` only with `leastPrivilege`.
+ */
+export function validateMemberConfig(config: MemberRegistrationConfig): void {
+  validateClusterName("clusterName", config.clusterName);
+  check(
+    SYNC_MODES.includes(config.mode),
+    "mode",
+    `unknown sync mode ${show(config.mode)}`,
+    SYNC_MODES.join(", "),
+  );
+  validateHttpsUrl("apiEndpoint", config.apiEndpoint);
+  if (config.provider !== undefined) validateLabelValue("provider", config.provider);
+  if (config.region !== undefined) validateLabelValue("region", config.region);
+  (config.zones ?? []).forEach((zone, i) => validateLabelValue(`zones[${i}]`, zone));
+  validateUnique("zones", config.zones ?? []);
+  (config.taints ?? []).forEach((taint, i) => {
+    validateLabelKey(`taints[${i}].key`, taint.key);
+    if (taint.value !== undefined) validateLabelValue(`taints[${i}].value`, taint.value);
+    check(
+      CLUSTER_TAINT_EFFECTS.includes(taint.effect),
+      `taints[${i}].effect`,
+      `unsupported effect ${show(taint.effect)}`,
+      CLUSTER_TAINT_EFFECTS.join(", "),
+    );
+  });
+  validateUnique("taints", config.taints ?? [], (t) => `${t.key}:${t.effect}`);
+  if (config.proxyURL !== undefined) validateProxyUrl("proxyURL", config.proxyURL);
+  const permissions = config.permissions ?? "full";
+  check(
+    MEMBER_PERMISSIONS.includes(permissions),
+    "permissions",
+    `unknown permission set ${show(permissions)}`,
+    MEMBER_PERMISSIONS.join(", "),
+  );
+  if ((config.extraRules ?? []).length > 0) {
+    check(
+      permissions === "leastPrivilege",
+      "extraRules",
+      "only adds to the leastPrivilege role",
+      'permissions: "leastPrivilege"',
+    );
+    config.extraRules!.forEach((rule, i) => validateRule(`extraRules[${i}]`, rule));
+  }
+  if (config.pull !== undefined) {
+    check(config.mode === "Pull", "pull", `is given but mode is ${show(config.mode)}`, 'mode: "Pull"');
+    validatePull(config.pull);
+  }
+  validateInteger("credentialGeneration", config.credentialGeneration ?? 0, 0);
+}

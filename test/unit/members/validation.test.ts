@@ -1,0 +1,180 @@
+import * as k8s from "@pulumi/kubernetes";
+import { MemberRegistration } from "../../../components/memberRegistration";
+import { validateMemberConfig } from "../../../lib/members/validate";
+import { ConfigError } from "../../../lib/validation/errors";
+import { buildEstate, Estate } from "../../support/estate";
+import { memberProvider, MemberSpec } from "./estate";
+import { simulateControllers } from "./simulate";
+
+const base: MemberSpec = { clusterName: "ok", mode: "Push", apiEndpoint: "https://ok.example.com:6443" };
+
+/** The ConfigError `fn` throws. */
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error("no error thrown");
+}
+
+describe("member config validation", () => {
+  const cases: [string, Partial<MemberSpec>, string, RegExp][] = [
+    [
+      "upper-case name",
+      { clusterName: "Edge" },
+      "clusterName",
+      /"Edge" is not a usable cluster name.*48 characters/,
+    ],
+    ["49-character name", { clusterName: "a".repeat(49) }, "clusterName", /not a usable cluster name/],
+    ["unknown mode", { mode: "Push2" as never }, "mode", /unknown sync mode "Push2" \(allowed: Push, Pull\)/],
+    ["http endpoint", { apiEndpoint: "http://ok.example.com" }, "apiEndpoint", /does not use https/],
+    ["bad region", { region: "eu west" }, "region", /not a valid label value/],
+    ["duplicate zone", { zones: ["z1", "z1"] }, "zones[1]", /duplicate "z1"/],
+    [
+      "taint effect",
+      { taints: [{ key: "k", effect: "PreferNoSchedule" as never }] },
+      "taints[0].effect",
+      /unsupported effect "PreferNoSchedule" \(allowed: NoSchedule, NoExecute\)/,
+    ],
+    ["taint key", { taints: [{ key: "bad key", effect: "NoSchedule" }] }, "taints[0].key", /not a valid key/],
+    [
+      "duplicate taint",
+      {
+        taints: [
+          { key: "k", effect: "NoSchedule" },
+          { key: "k", value: "v", effect: "NoSchedule" },
+        ],
+      },
+      "taints[1]",
+      /duplicate/,
+    ],
+    ["proxy scheme", { proxyURL: "ftp://proxy:21" }, "proxyURL", /unsupported scheme.*socks5/],
+    [
+      "permissions",
+      { permissions: "admin" as never },
+      "permissions",
+      /unknown permission set "admin" \(allowed: full, leastPrivilege\)/,
+    ],
+    [
+      "extraRules with full",
+      { extraRules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"] }] },
+      "extraRules",
+      /leastPrivilege/,
+    ],
+    [
+      "rule without verbs",
+      { permissions: "leastPrivilege", extraRules: [{ apiGroups: [""], resources: ["pods"], verbs: [] }] },
+      "extraRules[0].verbs",
+      /no verb/,
+    ],
+    ["pull options in push mode", { pull: { replicas: 2 } }, "pull", /mode is "Push"/],
+    ["agent replicas", { mode: "Pull", pull: { replicas: 0 } }, "pull.replicas", /out of range/],
+    [
+      "agent identity",
+      { mode: "Pull", pull: { identity: "csr" as never } },
+      "pull.identity",
+      /direct, bootstrapToken/,
+    ],
+    [
+      "fixed agent flag",
+      { mode: "Pull", pull: { extraArgs: { "cluster-name": "x" } } },
+      'pull.extraArgs["cluster-name"]',
+      /set by the registration/,
+    ],
+    ["agent namespace", { mode: "Pull", pull: { namespace: "Karmada" } }, "pull.namespace", /DNS-1123 label/],
+    ["generation", { credentialGeneration: -1 }, "credentialGeneration", /out of range/],
+  ];
+  it.each(cases)("rejects %s", (_, patch, field, message) => {
+    const error = configError(() => validateMemberConfig({ ...base, ...patch }));
+    expect(error.field).toBe(field);
+    expect(error.message).toMatch(message);
+  });
+
+  it("accepts a full, valid registration", () => {
+    expect(() =>
+      validateMemberConfig({
+        ...base,
+        mode: "Pull",
+        zones: ["a", "b"],
+        taints: [{ key: "example.com/x", value: "y", effect: "NoExecute" }],
+        permissions: "leastPrivilege",
+        extraRules: [{ nonResourceURLs: ["/metrics"], verbs: ["get"] }],
+        pull: { identity: "bootstrapToken", extraArgs: { "kube-api-qps": "50" }, namespace: "karmada-agent" },
+      }),
+    ).not.toThrow();
+  });
+});
+
+describe("MemberRegistration construction errors", () => {
+  let estate: Estate;
+  beforeAll(async () => {
+    estate = await buildEstate();
+    simulateControllers();
+  });
+
+  it("refuses a second registration of the same cluster name", () => {
+    new MemberRegistration(
+      "first",
+      { ...base, clusterName: "twice", controlPlane: estate.controlPlane },
+      { provider: memberProvider("t1") },
+    );
+    const error = configError(
+      () =>
+        new MemberRegistration(
+          "second",
+          { ...base, clusterName: "twice", controlPlane: estate.controlPlane },
+          { provider: memberProvider("t2") },
+        ),
+    );
+    expect(error.field).toBe("clusterName");
+    expect(error.message).toMatch(/"twice" is already registered by "first"/);
+  });
+
+  it("needs the member's provider, and not the Karmada one", () => {
+    expect(
+      configError(
+        () => new MemberRegistration("np", { ...base, clusterName: "np", controlPlane: estate.controlPlane }),
+      ).field,
+    ).toBe("opts.provider");
+    const error = configError(
+      () =>
+        new MemberRegistration(
+          "kp",
+          { ...base, clusterName: "kp", controlPlane: estate.controlPlane },
+          { provider: estate.controlPlane.karmadaProvider },
+        ),
+    );
+    expect(error.message).toMatch(/is the Karmada provider/);
+  });
+
+  it("refuses caBundle in pull mode", () => {
+    const error = configError(
+      () =>
+        new MemberRegistration(
+          "cb",
+          { ...base, clusterName: "cb", mode: "Pull", caBundle: "pem", controlPlane: estate.controlPlane },
+          { provider: memberProvider("cb") },
+        ),
+    );
+    expect(error.field).toBe("caBundle");
+  });
+
+  it("refuses direct agent identities when the control plane holds no CA key", () => {
+    // the same control plane as seen when its CA was supplied without the key
+    const keyless = Object.create(estate.controlPlane, { caKeyPem: { value: undefined } });
+    const error = configError(
+      () =>
+        new MemberRegistration(
+          "nokey",
+          { ...base, clusterName: "nokey", mode: "Pull", controlPlane: keyless },
+          {
+            provider: new k8s.Provider("member-nokey", { kubeconfig: "x" }),
+          },
+        ),
+    );
+    expect(error.field).toBe("pull.identity");
+    expect(error.message).toMatch(/needs the Karmada CA key.*"bootstrapToken"/);
+  });
+});
