@@ -27,7 +27,13 @@ export interface StackConfig {
   readonly crds?: CrdSource;
 }
 
-const KEYS: readonly (keyof StackConfig)[] = ["hostKubeconfig", "hostContext", "etcd", "controlPlane", "crds"];
+const KEYS: readonly (keyof StackConfig)[] = [
+  "hostKubeconfig",
+  "hostContext",
+  "etcd",
+  "controlPlane",
+  "crds",
+];
 
 /** Checks the raw config object: unknown keys are errors (a typo must not silently fall back to a default). */
 export function parseStackConfig(raw: Record<string, unknown>): StackConfig {

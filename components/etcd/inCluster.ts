@@ -59,6 +59,15 @@ export function deployEtcdInCluster(
   );
   const manifests = etcdInClusterManifests(settings);
   const cluster = applyObjects(name, manifests.cluster, { parent, provider, dependsOn: [certSecret] });
-  const backup = applyObjects(name, manifests.backup, { parent, provider, dependsOn: cluster });
+  // the backup claim holds the snapshots: it survives `pulumi destroy` like the data does
+  const isClaim = (o: { kind: string }) => o.kind === "PersistentVolumeClaim";
+  const backupOpts = { parent, provider, dependsOn: cluster };
+  const backup = [
+    ...applyObjects(name, manifests.backup.filter(isClaim), {
+      ...backupOpts,
+      retainOnDelete: !settings.deleteDataOnDestroy,
+    }),
+    ...applyObjects(name, manifests.backup.filter((o) => !isClaim(o)), backupOpts),
+  ];
   return { namespace, certSecret, cluster, backup, clientUrls: [etcdClientServiceUrl(settings)] };
 }

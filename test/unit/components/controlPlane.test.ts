@@ -1,3 +1,4 @@
+import { CORE_COMPONENTS } from "../../../lib/catalog/components";
 import { Registration, find, isSecret, valueOf } from "../../support/mocks";
 import { buildEstate, kubeObjects } from "../../support/estate";
 
@@ -12,23 +13,22 @@ describe("KarmadaControlPlane (containerized) graph", () => {
   beforeAll(async () => {
     estate = await buildEstate({
       namespace: "karmada-system",
-      apiServer: { serviceType: "LoadBalancer", externalEndpoint: "karmada.example.com", extraSans: ["10.1.2.3"] },
-      components: { scheduler: { replicas: 3, featureGates: { Failover: true } }, descheduler: { enabled: true } },
+      apiServer: {
+        serviceType: "LoadBalancer",
+        externalEndpoint: "karmada.example.com",
+        extraSans: ["10.1.2.3"],
+      },
+      components: {
+        scheduler: { replicas: 3, featureGates: { Failover: true } },
+        descheduler: { enabled: true },
+      },
     });
     records = estate.records;
     objects = kubeObjects(records);
   });
 
   it("registers every host-cluster workload and Service of the control plane", () => {
-    for (const component of [
-      "karmada-apiserver",
-      "karmada-aggregated-apiserver",
-      "kube-controller-manager",
-      "karmada-controller-manager",
-      "karmada-scheduler",
-      "karmada-webhook",
-      "karmada-descheduler",
-    ]) {
+    for (const component of [...CORE_COMPONENTS, "karmada-descheduler"]) {
       expect(objects.get(`Deployment/karmada-system/${component}`)).toBeDefined();
     }
     expect(objects.get("Service/karmada-system/karmada-apiserver")?.inputs.spec.type).toBe("LoadBalancer");
@@ -84,27 +84,41 @@ describe("KarmadaControlPlane (containerized) graph", () => {
   });
 
   it("signs every leaf with the right CA", () => {
-    const signer = (leaf: string) => find(records, "LocallySignedCert", `karmada-${leaf}-cert`).inputs.caCertPem;
-    const caPem = (ca: string) => find(records, "SelfSignedCert", ca).inputs && `-----BEGIN CERTIFICATE-----\n${ca}\n-----END CERTIFICATE-----\n`;
+    const signer = (leaf: string) =>
+      find(records, "LocallySignedCert", `karmada-${leaf}-cert`).inputs.caCertPem;
+    const caPem = (ca: string) =>
+      find(records, "SelfSignedCert", ca).inputs &&
+      `-----BEGIN CERTIFICATE-----\n${ca}\n-----END CERTIFICATE-----\n`;
     expect(signer("apiserver")).toBe(caPem("karmada-karmada-ca"));
     expect(signer("admin")).toBe(caPem("karmada-karmada-ca"));
     expect(signer("front-proxy-client")).toBe(caPem("karmada-front-proxy-ca"));
-    expect(find(records, "LocallySignedCert", "etcd-etcd-client-cert").inputs.caCertPem).toBe(caPem("etcd-etcd-ca"));
-    expect(find(records, "LocallySignedCert", "etcd-etcd-server-cert").inputs.caCertPem).toBe(caPem("etcd-etcd-ca"));
+    expect(find(records, "LocallySignedCert", "etcd-etcd-client-cert").inputs.caCertPem).toBe(
+      caPem("etcd-etcd-ca"),
+    );
+    expect(find(records, "LocallySignedCert", "etcd-etcd-server-cert").inputs.caCertPem).toBe(
+      caPem("etcd-etcd-ca"),
+    );
   });
 
   it("puts the external endpoint and user SANs into the apiserver certificate and the kubeconfig", async () => {
     const csr = find(records, "CertRequest", "karmada-apiserver-csr").inputs;
-    expect(csr.dnsNames).toEqual(expect.arrayContaining(["karmada.example.com", "kubernetes.default.svc", "*.karmada-system.svc"]));
+    expect(csr.dnsNames).toEqual(
+      expect.arrayContaining(["karmada.example.com", "kubernetes.default.svc", "*.karmada-system.svc"]),
+    );
     expect(csr.ipAddresses).toEqual(expect.arrayContaining(["127.0.0.1", "10.1.2.3", "10.96.0.1"]));
-    expect(await valueOf(estate.controlPlane.adminKubeconfig)).toContain("server: https://karmada.example.com:5443");
+    expect(await valueOf(estate.controlPlane.adminKubeconfig)).toContain(
+      "server: https://karmada.example.com:5443",
+    );
   });
 
   it("never sends a private key, token or kubeconfig in plaintext", async () => {
     const leaks: string[] = [];
     const scan = (value: unknown, path: string, r: Registration) => {
       if (typeof value === "string") {
-        if (/PRIVATE KEY|client-key-data/.test(value) && !r.secretPaths.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`))) {
+        if (
+          /PRIVATE KEY|client-key-data/.test(value) &&
+          !r.secretPaths.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`))
+        ) {
           leaks.push(`${r.type} ${r.name} ${path}`);
         }
       } else if (value && typeof value === "object") {
@@ -123,26 +137,36 @@ describe("KarmadaControlPlane (containerized) graph", () => {
     }
     expect(await isSecret(estate.controlPlane.adminKubeconfig)).toBe(true);
     expect(await isSecret(estate.etcd.clientKeyPem)).toBe(true);
-    expect(find(records, "pulumi:providers:kubernetes", "karmada-karmada").secretPaths).toContain("kubeconfig");
+    expect(find(records, "pulumi:providers:kubernetes", "karmada-karmada").secretPaths).toContain(
+      "kubeconfig",
+    );
   });
 
   it("applies per-component overrides and merges global feature gates", () => {
     const scheduler = objects.get("Deployment/karmada-system/karmada-scheduler")!.inputs;
     expect(scheduler.spec.replicas).toBe(3);
     const container = scheduler.spec.template.spec.containers[0];
-    expect([...(container.command ?? []), ...(container.args ?? [])]).toContain("--feature-gates=Failover=true");
+    expect([...(container.command ?? []), ...(container.args ?? [])]).toContain(
+      "--feature-gates=Failover=true",
+    );
   });
 
   it("keeps etcd data on delete: PVCs retained", () => {
     const sts = objects.get("StatefulSet/karmada-system/etcd")!.inputs;
-    expect(sts.spec.persistentVolumeClaimRetentionPolicy).toEqual({ whenDeleted: "Retain", whenScaled: "Retain" });
+    expect(sts.spec.persistentVolumeClaimRetentionPolicy).toEqual({
+      whenDeleted: "Retain",
+      whenScaled: "Retain",
+    });
   });
 });
 
 describe("registry rewriting", () => {
   it("rewrites every image of the estate to the private registry", async () => {
     const { records } = await buildEstate(
-      { images: { registry: "registry.local:5000/mirror" }, components: { search: { enabled: true }, metricsAdapter: { enabled: true } } },
+      {
+        images: { registry: "registry.local:5000/mirror" },
+        components: { search: { enabled: true }, metricsAdapter: { enabled: true } },
+      },
       { inCluster: { replicas: 1, image: "registry.local:5000/mirror/etcd:3.5.21-0" } },
     );
     const images: string[] = [];
@@ -155,5 +179,32 @@ describe("registry rewriting", () => {
     records.filter((r) => r.type.startsWith("kubernetes:apps/")).forEach((r) => collect(r.inputs));
     expect(images.length).toBeGreaterThanOrEqual(9);
     for (const image of images) expect(image.startsWith("registry.local:5000/mirror/")).toBe(true);
+  });
+});
+
+describe("etcd data safety", () => {
+  it("keeps the namespace holding etcd data and the backup claim on destroy unless asked", async () => {
+    const kept = (await buildEstate({}, { inCluster: { replicas: 1, backup: {} } })).records;
+    const keep = kubeObjects(kept);
+    // the host namespace (created by the EtcdCluster), not karmada-system inside karmada-apiserver
+    expect(find(kept, "core/v1:Namespace", "etcd-namespace-karmada-system").retainOnDelete).toBe(true);
+    expect(keep.get("PersistentVolumeClaim/karmada-system/etcd-backup")?.retainOnDelete).toBe(true);
+    expect(keep.get("CronJob/karmada-system/etcd-backup")?.retainOnDelete).toBe(false);
+    const wiped = (
+      await buildEstate({}, { inCluster: { replicas: 1, backup: {}, deleteDataOnDestroy: true } })
+    ).records;
+    const wipe = kubeObjects(wiped);
+    expect(find(wiped, "core/v1:Namespace", "etcd-namespace-karmada-system").retainOnDelete).toBe(false);
+    expect(
+      wipe.get("StatefulSet/karmada-system/etcd")?.inputs.spec.persistentVolumeClaimRetentionPolicy
+        .whenDeleted,
+    ).toBe("Delete");
+  });
+
+  it("protect: true protects every resource of the control plane", async () => {
+    const { records } = await buildEstate({ protect: true });
+    const children = records.filter((r) => r.urn.includes("KarmadaControlPlane$"));
+    expect(children.length).toBeGreaterThan(30);
+    expect(children.filter((r) => !r.protect).map((r) => r.name)).toEqual([]);
   });
 });

@@ -3,7 +3,11 @@ import { Registration } from "../../support/mocks";
 
 const HOUR = 3_600_000;
 const triggers = (records: Registration[]) =>
-  new Map(records.filter((r) => r.type.startsWith("tls:")).map((r) => [`${r.type} ${r.name}`, r.replacementTrigger]));
+  new Map(
+    records
+      .filter((r) => r.type.startsWith("tls:"))
+      .map((r) => [`${r.type} ${r.name}`, r.replacementTrigger]),
+  );
 
 /** Resources that (transitively) take an input value from one of `roots` (dependsOn edges don't count). */
 function downstream(records: Registration[], roots: Set<string>): Registration[] {
@@ -47,7 +51,9 @@ describe("certificate rotation", () => {
 
   it("what a rotation touches downstream is only Secrets and kubeconfig consumers", async () => {
     const { records } = await build(0);
-    const leaves = new Set(records.filter((r) => r.type === "tls:index/locallySignedCert:LocallySignedCert").map((r) => r.urn));
+    const leaves = new Set(
+      records.filter((r) => r.type === "tls:index/locallySignedCert:LocallySignedCert").map((r) => r.urn),
+    );
     const touched = new Set(downstream(records, leaves).map((r) => r.type));
     expect([...touched].sort()).toEqual(["kubernetes:core/v1:Secret", "pulumi:providers:kubernetes"]);
   });

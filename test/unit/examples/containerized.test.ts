@@ -1,3 +1,4 @@
+import { CORE_COMPONENTS, OPTIONAL_COMPONENTS } from "../../../lib/catalog/components";
 import { FIXTURE_CRD_SOURCE, kubeObjects } from "../../support/estate";
 import { isSecret } from "../../support/mocks";
 import { runProgram } from "../../support/program";
@@ -11,17 +12,7 @@ describe("examples/containerized (imports the package by name, like an outside p
     );
     const objects = kubeObjects(records);
     const ns = "karmada-system";
-    const components = [
-      "karmada-apiserver",
-      "karmada-aggregated-apiserver",
-      "kube-controller-manager",
-      "karmada-controller-manager",
-      "karmada-scheduler",
-      "karmada-webhook",
-      "karmada-metrics-adapter",
-      "karmada-descheduler",
-      "karmada-search",
-    ];
+    const components = [...CORE_COMPONENTS, ...OPTIONAL_COMPONENTS];
     const expected = [
       `Namespace//${ns}`,
       `StatefulSet/${ns}/etcd`,
@@ -50,7 +41,9 @@ describe("examples/containerized (imports the package by name, like an outside p
     ];
     const missing = expected.filter((key) => !objects.has(key));
     expect(missing).toEqual([]);
-    expect([...objects.keys()].filter((k) => k.startsWith("CustomResourceDefinition/")).length).toBeGreaterThan(0);
+    expect(
+      [...objects.keys()].filter((k) => k.startsWith("CustomResourceDefinition/")).length,
+    ).toBeGreaterThan(0);
     expect(await isSecret(exports.kubeconfig as any)).toBe(true);
   });
 });
