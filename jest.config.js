@@ -2,12 +2,12 @@
 const common = {
   preset: "ts-jest",
   testEnvironment: "node",
-  testTimeout: 120000,
   // examples import the package by name, as an outside project does
   moduleNameMapper: { "^pulumi-karmada$": "<rootDir>/index.ts" },
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
 };
 module.exports = {
+  testTimeout: 120000,
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/test/unit/**/*.test.ts", "<rootDir>/lib/**/*.test.ts"] },
     { ...common, displayName: "e2e", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },

@@ -16,7 +16,7 @@ export interface EtcdExternalConfig {
 
 /** Validates the external-etcd settings (no resources are created for this mode). */
 export function validateExternalEtcd(config: EtcdExternalConfig | undefined): EtcdExternalConfig {
-  check(config !== undefined, "external", "is required when mode is \"external\"");
+  check(config !== undefined, "external", 'is required when mode is "external"');
   check(config.endpoints.length > 0, "external.endpoints", "must list at least one client URL");
   config.endpoints.forEach((url, i) => validateHttpsUrl(`external.endpoints[${i}]`, url));
   return config;

@@ -34,7 +34,9 @@ export async function buildEstate(
 /** Registrations of Kubernetes objects, keyed `Kind/namespace/name`. */
 export function kubeObjects(records: Registration[]): Map<string, Registration> {
   const out = new Map<string, Registration>();
-  for (const r of records.filter((r) => r.type.startsWith("kubernetes:") && r.custom && !r.type.startsWith("pulumi:"))) {
+  for (const r of records.filter(
+    (r) => r.type.startsWith("kubernetes:") && r.custom && !r.type.startsWith("pulumi:"),
+  )) {
     const md = r.inputs.metadata ?? {};
     out.set(`${r.inputs.kind ?? r.type.split(":").pop()}/${md.namespace ?? ""}/${md.name}`, r);
   }
