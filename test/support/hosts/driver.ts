@@ -50,24 +50,34 @@ export class PlanDriver {
   constructor(
     /** Stdin for commands that take one (the member's certificate bundle). */
     private readonly stdinFor: (command: PlannedCommand) => string,
-    /** Called after each command that ran (e.g. to check quorum between membership steps). */
-    private readonly afterCommand?: (id: string) => Promise<void>,
   ) {}
 
+  /** Called after each command that ran (e.g. to check quorum between membership steps). */
+  afterCommand?: (id: string) => Promise<void>;
+
   /** Applies `plan` for `members`; returns the ids that ran and the ids deleted. */
-  async apply(members: readonly ResolvedHost[], plan: EtcdHostsPlan): Promise<{ ran: string[]; deleted: string[] }> {
+  async apply(
+    members: readonly ResolvedHost[],
+    plan: EtcdHostsPlan,
+  ): Promise<{ ran: string[]; deleted: string[] }> {
     const byName = new Map(members.map((m) => [m.name, m]));
     const ran: string[] = [];
     for (const command of plan.commands) {
       const host = byName.get(command.host)!;
       const stdin = command.stdin ? this.stdinFor(command) : "";
-      const fingerprint = sha([command.create, sha(stdin), host.address, host.port, host.user, sha(String(host.privateKey))].join("\0"));
+      const fingerprint = sha(
+        [command.create, sha(stdin), host.address, host.port, host.user, sha(String(host.privateKey))].join(
+          "\0",
+        ),
+      );
       if (this.state.get(command.id)?.fingerprint === fingerprint) continue;
       const started = Date.now();
       const result = await this.run(host, command.create, stdin);
       this.timings.set(command.id, Date.now() - started);
-      if (process.env.PK_DRIVER_TRACE) console.log(`${command.id}: ${Date.now() - started} ms, exit ${result.code}`);
-      if (result.code !== 0) throw new DeployError(command.id, failureMessage(host, command.id, result), result);
+      if (process.env.PK_DRIVER_TRACE)
+        console.log(`${command.id}: ${Date.now() - started} ms, exit ${result.code}`);
+      if (result.code !== 0)
+        throw new DeployError(command.id, failureMessage(host, command.id, result), result);
       this.state.set(command.id, { fingerprint, host, delete: command.delete });
       ran.push(command.id);
       await this.afterCommand?.(command.id);
@@ -93,7 +103,8 @@ export class PlanDriver {
       const applied = this.state.get(id)!;
       if (applied.delete) {
         const result = await this.run(applied.host, applied.delete, "");
-        if (result.code !== 0) throw new DeployError(`${id} (delete)`, failureMessage(applied.host, id, result), result);
+        if (result.code !== 0)
+          throw new DeployError(`${id} (delete)`, failureMessage(applied.host, id, result), result);
       }
       this.state.delete(id);
     }
@@ -107,17 +118,36 @@ export class PlanDriver {
     const knownHosts = path.join(this.keyDir, `${host.name}.known_hosts`);
     fs.writeFileSync(knownHosts, host.hostKey ? `[${host.address}]:${host.port} ${host.hostKey}\n` : "");
     const args = [
-      "-i", keyPath, "-p", String(host.port),
-      "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes", "-o", "ConnectTimeout=5", "-o", "LogLevel=ERROR",
-      "-o", `UserKnownHostsFile=${knownHosts}`, "-o", `StrictHostKeyChecking=${host.hostKey ? "yes" : "no"}`,
-      `${host.user}@${host.address}`, remoteInvocation(script),
+      "-i",
+      keyPath,
+      "-p",
+      String(host.port),
+      "-o",
+      "IdentitiesOnly=yes",
+      "-o",
+      "BatchMode=yes",
+      "-o",
+      "ConnectTimeout=5",
+      "-o",
+      "LogLevel=ERROR",
+      "-o",
+      `UserKnownHostsFile=${knownHosts}`,
+      "-o",
+      `StrictHostKeyChecking=${host.hostKey ? "yes" : "no"}`,
+      `${host.user}@${host.address}`,
+      remoteInvocation(script),
     ];
     return runProcess("ssh", args, stdin, 600_000);
   }
 }
 
 /** Runs a local process with stdin, collecting output; kills it after `timeoutMs`. */
-export function runProcess(command: string, args: string[], stdin: string, timeoutMs: number): Promise<RunResult> {
+export function runProcess(
+  command: string,
+  args: string[],
+  stdin: string,
+  timeoutMs: number,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";

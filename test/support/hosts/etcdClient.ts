@@ -27,7 +27,13 @@ export class EtcdTestClient {
     public endpoints: string[],
     tls: ClientTls,
   ) {
-    this.agent = new https.Agent({ ca: tls.ca, cert: tls.cert, key: tls.key, keepAlive: true, maxSockets: 32 });
+    this.agent = new https.Agent({
+      ca: tls.ca,
+      cert: tls.cert,
+      key: tls.key,
+      keepAlive: true,
+      maxSockets: 32,
+    });
   }
 
   /** POSTs to one endpoint. */
@@ -36,12 +42,18 @@ export class EtcdTestClient {
       const url = new URL(path, endpoint);
       const req = https.request(
         url,
-        { method: "POST", agent: this.agent, timeout: timeoutMs, headers: { "content-type": "application/json" } },
+        {
+          method: "POST",
+          agent: this.agent,
+          timeout: timeoutMs,
+          headers: { "content-type": "application/json" },
+        },
         (res) => {
           let data = "";
           res.on("data", (d) => (data += d));
           res.on("end", () => {
-            if (res.statusCode !== 200) reject(new Error(`${endpoint}${path}: HTTP ${res.statusCode}: ${data}`));
+            if (res.statusCode !== 200)
+              reject(new Error(`${endpoint}${path}: HTTP ${res.statusCode}: ${data}`));
             else resolve(JSON.parse(data));
           });
         },
@@ -79,7 +91,11 @@ export class EtcdTestClient {
 
   /** Number of keys under `prefix` (a linearizable read: needs a quorum). */
   async count(prefix: string): Promise<number> {
-    const res = await this.call("/v3/kv/range", { key: b64(prefix), range_end: prefixEnd(prefix), count_only: true });
+    const res = await this.call("/v3/kv/range", {
+      key: b64(prefix),
+      range_end: prefixEnd(prefix),
+      count_only: true,
+    });
     return Number(res.count ?? 0);
   }
 

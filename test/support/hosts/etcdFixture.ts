@@ -25,7 +25,11 @@ export interface EtcdHostsFixture {
   /** Resolved settings for the named hosts: supervisor runner, binaries from HOST_ETCD_DIR. */
   settings(names: string[], extra?: Partial<EtcdHostsArgs>): EtcdHostsSettings;
   /** Settings + plan + apply through the driver. */
-  deploy(names: string[], context: EtcdClusterContext, extra?: Partial<EtcdHostsArgs>): Promise<{ plan: EtcdHostsPlan; ran: string[]; deleted: string[] }>;
+  deploy(
+    names: string[],
+    context: EtcdClusterContext,
+    extra?: Partial<EtcdHostsArgs>,
+  ): Promise<{ plan: EtcdHostsPlan; ran: string[]; deleted: string[] }>;
   /** A client with the test client certificate against the named members. */
   client(names: string[]): EtcdTestClient;
   stop(): Promise<void>;
@@ -34,12 +38,15 @@ export interface EtcdHostsFixture {
 /** Starts the fixture; prints which etcd runs. */
 export async function startEtcdHostsFixture(options: TestBedOptions): Promise<EtcdHostsFixture> {
   const etcd = findEtcd();
-  console.log(`etcd under test: ${etcd.version} from ${etcd.origin}${etcd.hasEtcdutl ? "" : " (no etcdutl: etcdctl snapshot is used)"}`);
+  console.log(
+    `etcd under test: ${etcd.version} from ${etcd.origin}${etcd.hasEtcdutl ? "" : " (no etcdutl: etcdctl snapshot is used)"}`,
+  );
   const bed = await startTestBed(options);
   for (const host of bed.hosts) {
     const dir = path.join(host.root, HOST_ETCD_DIR);
     fs.mkdirSync(dir, { recursive: true });
-    for (const bin of fs.readdirSync(etcd.dir)) fs.copyFileSync(path.join(etcd.dir, bin), path.join(dir, bin));
+    for (const bin of fs.readdirSync(etcd.dir))
+      fs.copyFileSync(path.join(etcd.dir, bin), path.join(dir, bin));
     for (const bin of fs.readdirSync(dir)) fs.chmodSync(path.join(dir, bin), 0o755);
   }
   const pki = makeTestPki(path.join(bed.dir, "pki"), bed.hosts);
@@ -53,7 +60,14 @@ export async function startEtcdHostsFixture(options: TestBedOptions): Promise<Et
     hostSpecs(names) {
       return bed.hosts
         .filter((h) => !names || names.includes(h.name))
-        .map((h) => ({ name: h.name, address: h.address, port: h.port, privateKey: bed.clientKey, hostKey: h.hostKey, root: h.root }));
+        .map((h) => ({
+          name: h.name,
+          address: h.address,
+          port: h.port,
+          privateKey: bed.clientKey,
+          hostKey: h.hostKey,
+          root: h.root,
+        }));
     },
     settings(names, extra = {}) {
       const byName = new Map(fixture.hostSpecs().map((h) => [h.name, h]));
@@ -72,8 +86,14 @@ export async function startEtcdHostsFixture(options: TestBedOptions): Promise<Et
       return { plan, ran, deleted };
     },
     client(names) {
-      const endpoints = bed.hosts.filter((h) => names.includes(h.name)).map((h) => `https://${h.address}:2379`);
-      const client = new EtcdTestClient(endpoints, { ca: pki.caCert, cert: pki.clientCert, key: pki.clientKey });
+      const endpoints = bed.hosts
+        .filter((h) => names.includes(h.name))
+        .map((h) => `https://${h.address}:2379`);
+      const client = new EtcdTestClient(endpoints, {
+        ca: pki.caCert,
+        cert: pki.clientCert,
+        key: pki.clientKey,
+      });
       clients.push(client);
       return client;
     },

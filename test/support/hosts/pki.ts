@@ -24,8 +24,23 @@ function issue(dir: string, name: string, subject: string, sans: string | undefi
   if (sans) ext.push(`subjectAltName=${sans}`);
   fs.writeFileSync(path.join(dir, `${name}.ext`), `${ext.join("\n")}\n`);
   openssl(
-    ["x509", "-req", "-in", `${name}.csr`, "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2",
-      "-extfile", `${name}.ext`, "-out", `${name}.crt`],
+    [
+      "x509",
+      "-req",
+      "-in",
+      `${name}.csr`,
+      "-CA",
+      "ca.crt",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-days",
+      "2",
+      "-extfile",
+      `${name}.ext`,
+      "-out",
+      `${name}.crt`,
+    ],
     dir,
   );
 }
@@ -34,7 +49,10 @@ function issue(dir: string, name: string, subject: string, sans: string | undefi
 export function makeTestPki(dir: string, members: readonly { name: string; address: string }[]): TestPki {
   fs.mkdirSync(dir, { recursive: true });
   openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "ca.key"], dir);
-  openssl(["req", "-x509", "-new", "-key", "ca.key", "-subj", "/CN=etcd-test-ca", "-days", "2", "-out", "ca.crt"], dir);
+  openssl(
+    ["req", "-x509", "-new", "-key", "ca.key", "-subj", "/CN=etcd-test-ca", "-days", "2", "-out", "ca.crt"],
+    dir,
+  );
   issue(dir, "client", "/CN=pulumi-karmada-etcd-client", undefined, "clientAuth");
   const read = (f: string) => fs.readFileSync(path.join(dir, f), "utf8");
   const result: Record<string, Record<MemberPkiFile, string>> = {};
@@ -52,5 +70,11 @@ export function makeTestPki(dir: string, members: readonly { name: string; addre
       "client.key": read("client.key"),
     };
   }
-  return { dir, caCert: read("ca.crt"), clientCert: read("client.crt"), clientKey: read("client.key"), members: result };
+  return {
+    dir,
+    caCert: read("ca.crt"),
+    clientCert: read("client.crt"),
+    clientKey: read("client.key"),
+    members: result,
+  };
 }

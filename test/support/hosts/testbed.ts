@@ -26,7 +26,10 @@ export interface TestBed {
   /** Starts the sshd of a host prepared with `startSshd: false` (or stopped). */
   startSshd(name: string): Promise<void>;
   stopSshd(name: string): void;
-  /** Kills every process our scripts started under the host roots (pid files), then the sshds. */
+  /**
+   * Kills every process our scripts started under the host roots (pid files), then the sshds, and
+   * removes the test bed's directory (kept when PK_KEEP_TESTBED is set).
+   */
   stop(): Promise<void>;
 }
 
@@ -96,7 +99,17 @@ export async function startTestBed(options: TestBedOptions): Promise<TestBed> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pk-hosts-"));
   const port = options.port ?? 2222;
   const clientKeyPath = path.join(dir, "client_key");
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "pulumi-karmada-test", "-f", clientKeyPath]);
+  execFileSync("ssh-keygen", [
+    "-q",
+    "-t",
+    "ed25519",
+    "-N",
+    "",
+    "-C",
+    "pulumi-karmada-test",
+    "-f",
+    clientKeyPath,
+  ]);
   const clientPub = fs.readFileSync(`${clientKeyPath}.pub`, "utf8");
   const sshds = new Map<string, ChildProcess>();
   const hosts: TestHost[] = [];
@@ -107,10 +120,23 @@ export async function startTestBed(options: TestBedOptions): Promise<TestBed> {
     const hostDir = path.join(dir, name);
     const root = path.join(hostDir, "root");
     fs.mkdirSync(root, { recursive: true });
-    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path.join(hostDir, "ssh_host_ed25519_key")]);
+    execFileSync("ssh-keygen", [
+      "-q",
+      "-t",
+      "ed25519",
+      "-N",
+      "",
+      "-f",
+      path.join(hostDir, "ssh_host_ed25519_key"),
+    ]);
     fs.writeFileSync(path.join(hostDir, "authorized_keys"), clientPub, { mode: 0o600 });
     fs.writeFileSync(path.join(hostDir, "sshd_config"), sshdConfig(hostDir, address, port));
-    const hostKey = fs.readFileSync(path.join(hostDir, "ssh_host_ed25519_key.pub"), "utf8").trim().split(" ").slice(0, 2).join(" ");
+    const hostKey = fs
+      .readFileSync(path.join(hostDir, "ssh_host_ed25519_key.pub"), "utf8")
+      .trim()
+      .split(" ")
+      .slice(0, 2)
+      .join(" ");
     known.push(`[${address}]:${port} ${hostKey}`);
     hosts.push({ name, address, port, root, hostKey });
   }
@@ -138,6 +164,8 @@ export async function startTestBed(options: TestBedOptions): Promise<TestBed> {
     async stop() {
       for (const host of hosts) killScriptProcesses(host.root);
       for (const name of [...sshds.keys()]) bed.stopSshd(name);
+      // Keep the hosts' files for a post-mortem only when asked.
+      if (!process.env.PK_KEEP_TESTBED) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
   for (let i = 0; i < hosts.length; i++) {

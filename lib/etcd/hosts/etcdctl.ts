@@ -1,0 +1,35 @@
+import { shq } from "../../hosts/shell";
+import { MemberFiles } from "./config";
+
+/**
+ * Bash functions every etcd script shares: etcdctl with the member's client certificate, the
+ * snapshot tool (etcdutl on 3.5+, `etcdctl snapshot …` on 3.4 where etcdutl does not exist), and a
+ * TCP probe.
+ */
+export function etcdFunctions(files: MemberFiles): string {
+  return `PK_BIN=${shq(files.bin)}
+PK_PKI=${shq(files.pkiDir)}
+pk_etcdctl() {
+  ETCDCTL_API=3 "\${PK_BIN}/etcdctl" --cacert="\${PK_PKI}/ca.crt" --cert="\${PK_PKI}/client.crt" \\
+    --key="\${PK_PKI}/client.key" --dial-timeout=3s --command-timeout=15s "$@"
+}
+pk_etcdutl() {
+  if [ -x "\${PK_BIN}/etcdutl" ]; then
+    "\${PK_BIN}/etcdutl" "$@"
+  else
+    ETCDCTL_API=3 "\${PK_BIN}/etcdctl" "$@"
+  fi
+}
+pk_port_open() {
+  # shellcheck disable=SC2016 # $0/$1 expand in the child bash
+  timeout 3 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$1" "$2" 2>/dev/null
+}`;
+}
+
+/** Bash: wait up to `seconds` for `address:port` to accept TCP connections, else fail with `reason`. */
+export function waitForPort(address: string, port: number, seconds: number, reason: string): string {
+  return [
+    `for _ in $(seq 1 ${seconds * 2}); do pk_port_open ${shq(address)} ${port} && break; sleep 0.5; done`,
+    `pk_port_open ${shq(address)} ${port} || pk_fail ${shq(reason)}`,
+  ].join("\n");
+}

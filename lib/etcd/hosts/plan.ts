@@ -1,0 +1,110 @@
+import { backupInstallScript, backupRemoveScript, snapshotScript } from "./backupScript";
+import { certsScript } from "./certsScript";
+import { clusterScript } from "./clusterScript";
+import { EtcdClusterContext } from "./context";
+import { installScript } from "./installScript";
+import { memberScript } from "./memberScript";
+import { preflightScript } from "./preflightScript";
+import { EtcdHostsSettings } from "./settings";
+import { teardownScript } from "./teardownScript";
+import { clientEndpoints } from "./urls";
+
+/**
+ * One remote command of the deployment: the unit both the Pulumi wiring (a `remote.Command`) and the
+ * test bed (an SSH session) execute. Scripts are raw bash; wrap with `remoteInvocation` to run.
+ */
+export interface PlannedCommand {
+  /** Stable id, unique in the plan, also the suffix of the Pulumi resource name: `<member>-<step>`. */
+  readonly id: string;
+  /** Member (host) whose connection runs it. */
+  readonly host: string;
+  /** Script run on create and on update (every script is idempotent). */
+  readonly create: string;
+  /** Script run when the command is deleted. */
+  readonly delete?: string;
+  /** Stdin to feed: `member-pki` is the member's certificate bundle (secret). */
+  readonly stdin?: "member-pki";
+  /** Ids that must have completed before this runs. */
+  readonly dependsOn: readonly string[];
+  /** Its output may carry secrets: log nothing, mark stdout/stderr secret. */
+  readonly secret: boolean;
+}
+
+/** Everything to deploy etcd on hosts, in dependency order. */
+export interface EtcdHostsPlan {
+  readonly commands: readonly PlannedCommand[];
+  /** `https://<address>:<clientPort>` of every member. */
+  readonly clientEndpoints: readonly string[];
+  /** Member and script for an on-demand snapshot (also installed as `<libDir>/etcd-backup`). */
+  readonly snapshot: { readonly host: string; readonly script: string };
+}
+
+/**
+ * The command graph: per member `preflight → install → pki → member`, member steps chained in host
+ * order (membership changes happen one at a time), then `cluster` (health, removal of members no
+ * longer listed), then the snapshot job. Pure: the structure depends only on the member list.
+ */
+export function planEtcdHosts(settings: EtcdHostsSettings, context: EtcdClusterContext): EtcdHostsPlan {
+  const commands: PlannedCommand[] = [];
+  let previousMember: string | undefined;
+  for (const member of settings.members) {
+    const id = (step: string) => `${member.name}-${step}`;
+    commands.push(
+      {
+        id: id("preflight"),
+        host: member.name,
+        create: preflightScript(settings, member),
+        dependsOn: [],
+        secret: false,
+      },
+      {
+        id: id("install"),
+        host: member.name,
+        create: installScript(settings, member),
+        dependsOn: [id("preflight")],
+        secret: false,
+      },
+      {
+        id: id("pki"),
+        host: member.name,
+        create: certsScript(settings, member),
+        stdin: "member-pki",
+        dependsOn: [id("preflight")],
+        secret: true,
+      },
+      {
+        id: id("member"),
+        host: member.name,
+        create: memberScript(settings, member, context),
+        delete: teardownScript(settings, member),
+        dependsOn: [id("install"), id("pki"), ...(previousMember ? [previousMember] : [])],
+        secret: false,
+      },
+    );
+    previousMember = id("member");
+  }
+  const anchor = settings.members[0];
+  commands.push({
+    id: "cluster",
+    host: anchor.name,
+    create: clusterScript(settings, anchor),
+    dependsOn: settings.members.map((m) => `${m.name}-member`),
+    secret: false,
+  });
+  const backupHost = settings.members.find((m) => m.name === settings.backup.host) ?? anchor;
+  if (settings.backup.enabled) {
+    commands.push({
+      id: "backup",
+      host: backupHost.name,
+      create: backupInstallScript(settings, backupHost),
+      delete: backupRemoveScript(settings, backupHost),
+      dependsOn: ["cluster"],
+      secret: false,
+    });
+  }
+  return {
+    commands,
+    clientEndpoints: clientEndpoints(settings),
+    snapshot: { host: backupHost.name, script: snapshotScript(settings, backupHost) },
+  };
+}

@@ -1,0 +1,273 @@
+import { ArtifactSource, ResolvedArtifact, resolveArtifact } from "../../hosts/artifact";
+import { SERVICE_MANAGERS, ServiceManager } from "../../hosts/service";
+import { SAFE_PATH } from "../../hosts/shell";
+import { HostSpec, ResolvedHost, resolveHosts } from "../../hosts/spec";
+import { check, show } from "../../validation/errors";
+import { DEFAULT_ETCD_VERSION, etcdReleaseUrl, knownEtcdSha256 } from "./release";
+
+/** Periodic snapshots of a hosts-mode etcd cluster. */
+export interface EtcdBackupArgs {
+  /**
+   * Install the periodic snapshot job.
+   * @default true
+   */
+  enabled?: boolean;
+  /**
+   * Member whose host runs the job and keeps the snapshots (it snapshots from any healthy member).
+   * @default the first host
+   */
+  host?: string;
+  /**
+   * Directory for snapshots on that host.
+   * @default "/var/backups/etcd"
+   */
+  dir?: string;
+  /**
+   * Snapshots kept (older ones are deleted after a successful new one).
+   * @default 7
+   */
+  retain?: number;
+  /**
+   * Minutes between snapshots.
+   * @default 360
+   */
+  intervalMinutes?: number;
+  /**
+   * Command run after each verified snapshot to ship it off the host, e.g. an S3-compatible upload:
+   * `aws s3 cp "$SNAPSHOT_FILE" s3://bucket/etcd/ --endpoint-url https://minio.example`. Gets
+   * `SNAPSHOT_FILE` and `SNAPSHOT_SHA256` in its environment; read credentials from files, not argv.
+   */
+  uploadCommand?: string;
+}
+
+/** Inputs of etcd on hosts (plain values except the SSH keys inside `hosts`). */
+export interface EtcdHostsArgs {
+  /** Members, one per host; 1, 3, 5 or 7. Order matters: membership changes follow it. */
+  hosts: HostSpec[];
+  /**
+   * etcd release, e.g. `v3.5.21`; the installed binary must report it.
+   * @default "v3.5.21"
+   */
+  version?: string;
+  /** Where binaries come from. @default the upstream GitHub release tarball (checksum known for v3.5.21) */
+  artifact?: ArtifactSource;
+  /**
+   * What keeps etcd running: `systemd`, or the bundled `supervisor` for hosts without systemd.
+   * @default "systemd"
+   */
+  serviceManager?: ServiceManager;
+  /** @default 2379 */
+  clientPort?: number;
+  /** @default 2380 */
+  peerPort?: number;
+  /** @default "/var/lib/etcd" */
+  dataDir?: string;
+  /** Config and certificates (`pki/` below it). @default "/etc/etcd" */
+  configDir?: string;
+  /** @default "/usr/local/bin" */
+  binDir?: string;
+  /**
+   * When a member is removed (or the component deleted), move its data dir aside to
+   * `<dataDir>.deleted-<time>`. Otherwise the data dir is left untouched.
+   * @default false
+   */
+  deleteData?: boolean;
+  /**
+   * Snapshot to initialise a NEW cluster from (new cluster token, fresh member list) before first start:
+   * a path on each host, or a URL with `sha256`.
+   */
+  restoreFrom?: ArtifactSource;
+  backup?: EtcdBackupArgs;
+  /** @default 8589934592 (8 GiB) */
+  quotaBackendBytes?: number;
+  /** @default 10000 */
+  snapshotCount?: number;
+}
+
+/** Backup settings after defaults. */
+export interface EtcdBackupSettings {
+  readonly enabled: boolean;
+  readonly host: string;
+  readonly dir: string;
+  readonly retain: number;
+  readonly intervalSeconds: number;
+  readonly uploadCommand?: string;
+}
+
+/** Paths on every member host, before rooting. */
+export interface EtcdHostPaths {
+  readonly dataDir: string;
+  readonly configDir: string;
+  readonly pkiDir: string;
+  readonly binDir: string;
+  readonly libDir: string;
+  readonly cacheDir: string;
+  readonly logDir: string;
+  readonly stateDir: string;
+}
+
+/** Resolved etcd-on-hosts settings: every script is a pure function of these. */
+export interface EtcdHostsSettings {
+  /** Pulumi name of the cluster; prefixes command names. */
+  readonly name: string;
+  readonly members: readonly ResolvedHost[];
+  readonly version: string;
+  readonly artifact: ResolvedArtifact;
+  readonly serviceManager: ServiceManager;
+  readonly clientPort: number;
+  readonly peerPort: number;
+  readonly paths: EtcdHostPaths;
+  readonly deleteData: boolean;
+  readonly restoreFrom?: ResolvedArtifact;
+  readonly backup: EtcdBackupSettings;
+  readonly quotaBackendBytes: number;
+  readonly snapshotCount: number;
+}
+
+/** Cluster sizes we accept: odd, so a quorum survives the loss of (n-1)/2 members. */
+export const MEMBER_COUNTS = [1, 3, 5, 7];
+
+function safePath(value: string, field: string): string {
+  check(
+    SAFE_PATH.test(value) && !value.includes(".."),
+    field,
+    `${show(value)} is not a safe absolute path`,
+    "/[A-Za-z0-9._+@/-]*",
+  );
+  return value.replace(/\/+$/, "") || "/";
+}
+
+function port(value: number, field: string): number {
+  check(
+    Number.isInteger(value) && value >= 1 && value <= 65535,
+    field,
+    `port ${show(value)} out of range`,
+    "1-65535",
+  );
+  return value;
+}
+
+function resolveBackup(
+  args: EtcdBackupArgs | undefined,
+  members: readonly ResolvedHost[],
+  field: string,
+): EtcdBackupSettings {
+  const given = args ?? {};
+  const host = given.host ?? members[0].name;
+  check(
+    members.some((m) => m.name === host),
+    `${field}.host`,
+    `${show(host)} is not one of the hosts`,
+    members.map((m) => m.name).join(", "),
+  );
+  const retain = given.retain ?? 7;
+  check(
+    Number.isInteger(retain) && retain >= 1 && retain <= 1000,
+    `${field}.retain`,
+    `${show(retain)} out of range`,
+    "1-1000",
+  );
+  const minutes = given.intervalMinutes ?? 360;
+  check(
+    Number.isInteger(minutes) && minutes >= 1,
+    `${field}.intervalMinutes`,
+    `${show(minutes)} must be a positive integer`,
+  );
+  if (given.uploadCommand !== undefined) {
+    check(given.uploadCommand.trim() !== "", `${field}.uploadCommand`, "is empty");
+  }
+  return {
+    enabled: given.enabled ?? true,
+    host,
+    dir: safePath(given.dir ?? "/var/backups/etcd", `${field}.dir`),
+    retain,
+    intervalSeconds: minutes * 60,
+    uploadCommand: given.uploadCommand,
+  };
+}
+
+/**
+ * Applies defaults and validates; every problem is a ConfigError naming the field under `field`
+ * (e.g. `etcd`). `name` is the component's Pulumi name.
+ */
+export function resolveEtcdHostsSettings(
+  name: string,
+  args: EtcdHostsArgs,
+  field = "etcd",
+): EtcdHostsSettings {
+  const members = resolveHosts(args.hosts, `${field}.hosts`);
+  check(
+    MEMBER_COUNTS.includes(members.length),
+    `${field}.hosts`,
+    `${members.length} members cannot keep a majority through failures`,
+    MEMBER_COUNTS.join(", "),
+  );
+  const version = args.version ?? DEFAULT_ETCD_VERSION;
+  check(
+    /^v3\.\d+\.\d+$/.test(version),
+    `${field}.version`,
+    `${show(version)} is not an etcd 3 release`,
+    "v3.X.Y",
+  );
+  const serviceManager = args.serviceManager ?? "systemd";
+  check(
+    SERVICE_MANAGERS.includes(serviceManager),
+    `${field}.serviceManager`,
+    `${show(serviceManager)} is not a service manager`,
+    SERVICE_MANAGERS.join(", "),
+  );
+  if (serviceManager === "systemd") {
+    members.forEach((m, i) =>
+      check(
+        m.root === "/",
+        `${field}.hosts[${i}].root`,
+        `systemd only sees units under "/", not ${show(m.root)}`,
+        '"/" or serviceManager "supervisor"',
+      ),
+    );
+  }
+  const artifactArgs =
+    args.artifact?.url || args.artifact?.path
+      ? args.artifact
+      : { ...args.artifact, sha256: args.artifact?.sha256 ?? knownEtcdSha256(version) };
+  const clientPort = port(args.clientPort ?? 2379, `${field}.clientPort`);
+  const peerPort = port(args.peerPort ?? 2380, `${field}.peerPort`);
+  check(clientPort !== peerPort, `${field}.peerPort`, `${peerPort} is also the client port`);
+  const configDir = safePath(args.configDir ?? "/etc/etcd", `${field}.configDir`);
+  const quotaBackendBytes = args.quotaBackendBytes ?? 8 * 1024 ** 3;
+  check(
+    Number.isInteger(quotaBackendBytes) && quotaBackendBytes > 0,
+    `${field}.quotaBackendBytes`,
+    `${show(quotaBackendBytes)} must be a positive integer`,
+  );
+  const snapshotCount = args.snapshotCount ?? 10000;
+  check(
+    Number.isInteger(snapshotCount) && snapshotCount > 0,
+    `${field}.snapshotCount`,
+    `${show(snapshotCount)} must be a positive integer`,
+  );
+  return {
+    name,
+    members,
+    version,
+    artifact: resolveArtifact(artifactArgs, etcdReleaseUrl(version), `${field}.artifact`),
+    serviceManager,
+    clientPort,
+    peerPort,
+    paths: {
+      dataDir: safePath(args.dataDir ?? "/var/lib/etcd", `${field}.dataDir`),
+      configDir,
+      pkiDir: `${configDir}/pki`,
+      binDir: safePath(args.binDir ?? "/usr/local/bin", `${field}.binDir`),
+      libDir: "/usr/local/lib/pulumi-karmada",
+      cacheDir: "/var/cache/pulumi-karmada",
+      logDir: "/var/log/pulumi-karmada",
+      stateDir: "/run/pulumi-karmada",
+    },
+    deleteData: args.deleteData ?? false,
+    restoreFrom: args.restoreFrom ? resolveArtifact(args.restoreFrom, "", `${field}.restoreFrom`) : undefined,
+    backup: resolveBackup(args.backup, members, `${field}.backup`),
+    quotaBackendBytes,
+    snapshotCount,
+  };
+}

@@ -1,0 +1,95 @@
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { etcdBackupServiceSpec, etcdServiceSpec } from "../../../lib/etcd/hosts/service";
+import { renderScript } from "../../../lib/hosts/script";
+import { ServiceSpec, systemdServiceUnit, systemdTimerUnit } from "../../../lib/hosts/service";
+import { serviceCommands } from "../../../lib/hosts/serviceRunner";
+import { settingsWith } from "./fixtures";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pk-services-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe("systemd units", () => {
+  // binDir /usr/bin: systemd-analyze checks that ExecStart exists; Debian's etcd lives there.
+  const settings = settingsWith({ binDir: "/usr/bin" });
+  const etcd = etcdServiceSpec(settings, settings.members[0]);
+  const backup = etcdBackupServiceSpec(settings, settings.members[0]);
+
+  it("runs etcd with its config file, restarts it, and waits for sd_notify", () => {
+    const unit = systemdServiceUnit(etcd);
+    expect(unit).toContain("ExecStart=/usr/bin/etcd --config-file=/etc/etcd/etcd.conf.yml\n");
+    expect(unit).toMatch(/^Type=notify$/m);
+    expect(unit).toMatch(/^Restart=always$/m);
+    expect(systemdServiceUnit(backup)).toMatch(/^Type=oneshot$/m);
+    expect(systemdTimerUnit(backup)).toContain(`OnUnitActiveSec=${settings.backup.intervalSeconds}s`);
+  });
+
+  const analyze = spawnSync("systemd-analyze", ["--version"]).status === 0;
+  (analyze && fs.existsSync("/usr/bin/etcd") ? it : it.skip)("pass systemd-analyze verify", () => {
+    const dir = path.join(tmp, "units");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "pk-etcd.service"), systemdServiceUnit(etcd));
+    fs.writeFileSync(
+      path.join(dir, "pk-etcd-backup.service"),
+      systemdServiceUnit({ ...backup, exec: ["/usr/bin/bash", "/usr/bin/etcd"] }),
+    );
+    fs.writeFileSync(path.join(dir, "pk-etcd-backup.timer"), systemdTimerUnit(backup));
+    const r = spawnSync(
+      "systemd-analyze",
+      ["verify", "--man=no", ...fs.readdirSync(dir).map((f) => path.join(dir, f))],
+      { encoding: "utf8" },
+    );
+    const complaints = r.stderr.split("\n").filter((l) => l.includes("pk-etcd"));
+    expect(complaints).toEqual([]);
+  });
+
+  it("refuses exec arguments that would need quoting", () => {
+    expect(() => systemdServiceUnit({ ...etcd, exec: ["/bin/etcd", "--name=a b"] })).toThrow(
+      'invalid service.exec[1]: "--name=a b" needs quoting',
+    );
+  });
+});
+
+describe("supervisor runner (real processes)", () => {
+  const state = path.join(tmp, "state");
+  const log = path.join(tmp, "sleeper.log");
+  const spec: ServiceSpec = {
+    name: "pk-sleeper",
+    description: "test",
+    exec: ["/bin/sleep", "300"],
+    logFile: log,
+    stateDir: state,
+  };
+  const cmds = serviceCommands("supervisor", spec, tmp);
+  const run = (body: string) =>
+    spawnSync("bash", ["-c", renderScript({ host: "h", purpose: "t", steps: [{ name: "op", body }] })], {
+      encoding: "utf8",
+    });
+  const active = () =>
+    run(`if ${cmds.isActive}; then echo ACTIVE; else echo INACTIVE; fi`).stdout.includes("ACTIVE\n") &&
+    !run(`if ${cmds.isActive}; then echo ACTIVE; else echo INACTIVE; fi`).stdout.includes("INACTIVE");
+  const childPid = () => Number(fs.readFileSync(path.join(state, "child.pid"), "utf8"));
+  afterAll(() => run(cmds.stop));
+
+  it("starts once, restarts the program when it exits, and stops cleanly", async () => {
+    expect(run(`${cmds.install}\n${cmds.start}`).status).toBe(0);
+    expect(active()).toBe(true);
+    const first = childPid();
+    expect(run(cmds.start).status).toBe(0); // idempotent
+    expect(childPid()).toBe(first);
+    process.kill(first, "SIGKILL");
+    const deadline = Date.now() + 10_000;
+    while ((!fs.existsSync(path.join(state, "child.pid")) || childPid() === first) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(childPid()).not.toBe(first);
+    expect(fs.readFileSync(log, "utf8")).toMatch(/supervise: \/bin\/sleep exited with 137; next start in 1s/);
+    const second = childPid();
+    expect(run(cmds.stop).status).toBe(0);
+    expect(active()).toBe(false);
+    expect(() => process.kill(second, 0)).toThrow();
+    expect(run(cmds.stop).status).toBe(0); // stopping a stopped service is fine
+  });
+});
