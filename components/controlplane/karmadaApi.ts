@@ -54,20 +54,23 @@ export function deployKarmadaApiObjects(
       { interpolate: (parts) => pulumi.concat(...parts) },
     ) as pulumi.Input<Record<string, unknown>>;
   const groups = karmadaApiObjects(settings, inputs.options);
+  // Objects inside karmada-apiserver get their own name prefix: some share kind, namespace and name with
+  // host-cluster objects (the karmada-aggregated-apiserver Service in karmada-system exists on both).
+  const prefix = `${name}-in-karmada`;
   const base = { parent, provider, resolve };
-  const namespaces = applyObjects(name, groups.namespaces, base);
+  const namespaces = applyObjects(prefix, groups.namespaces, base);
   const crds = loadCrdBundle(inputs.crds, settings.release, {
     webhook: { namespace: settings.namespace, baseUrl: inputs.options?.webhookBaseUrl },
-  }).then((bundle) => applyObjects(name, bundle.crds, { ...base, dependsOn: namespaces }));
+  }).then((bundle) => applyObjects(prefix, bundle.crds, { ...base, dependsOn: namespaces }));
   const webhooks = crds.then((crdResources) =>
-    applyObjects(name, groups.crdDependents, { ...base, dependsOn: crdResources }),
+    applyObjects(prefix, groups.crdDependents, { ...base, dependsOn: crdResources }),
   );
-  const apiServices = applyObjects(name, groups.apiServices, {
+  const apiServices = applyObjects(prefix, groups.apiServices, {
     ...base,
     dependsOn: [...namespaces, ...aggregatedApiServer],
   });
-  const rbac = applyObjects(name, groups.rbac, base);
-  const bootstrap = applyObjects(name, groups.bootstrap, { ...base, dependsOn: namespaces });
+  const rbac = applyObjects(prefix, groups.rbac, base);
+  const bootstrap = applyObjects(prefix, groups.bootstrap, { ...base, dependsOn: namespaces });
   const all = Promise.all([crds, webhooks]).then(([c, w]) => [
     ...namespaces,
     ...c,

@@ -1,0 +1,313 @@
+/**
+ * The containerized control plane through the real engine (Automation API, real CLI and Node.js host,
+ * real tls and kubernetes providers) against real API servers on loopback addresses: the repository's
+ * stacks program, `up`, idempotent re-`up`, a one-component image change, a rotation preview and `destroy`.
+ *
+ * The test bed has no kubelet: pods never run, so `awaitWorkloads: false` (pulumi.com/skipAwait) is
+ * required, and karmada-apiserver is played by a second kube-apiserver process (see estateFixture.ts).
+ */
+import { execFileSync } from "child_process";
+import * as path from "path";
+import { parse } from "yaml";
+import { findRelease, DEFAULT_KARMADA_VERSION, resolveImage } from "../../lib/catalog";
+import { objectNames } from "../../lib/controlplane/names";
+import { kubeResourceName } from "../../lib/kube/apply";
+import {
+  EstateFixture,
+  KubeObjectInState,
+  changedResources,
+  describeChanges,
+  e2eTier,
+  kubeObjectsInState,
+  recordSteps,
+  startEstateFixture,
+  StateResource,
+  stateResources,
+} from "../support/engine";
+import {
+  REPO_ROOT,
+  ApiCredentials,
+  ObjectLocator,
+  apiRequest,
+  describeRef,
+  listNames,
+  waitFor,
+} from "../support/kube";
+
+jest.setTimeout(30 * 60_000);
+
+const tier = e2eTier("containerized control plane, real engine (test/e2e/containerized.test.ts)", {
+  binaries: ["pulumi", "pulumi-language-nodejs", "etcd", "kube-apiserver", "kube-controller-manager"],
+  plugins: ["tls", "random", "kubernetes"],
+});
+
+const NAMESPACE = "karmada-system";
+const inControlPlane = (urn: string) => urn.includes("::karmada:index:KarmadaControlPlane$");
+
+/** Client credentials from a kubeconfig with embedded certificate data. */
+function credentialsOf(kubeconfigText: string): ApiCredentials {
+  const kubeconfig = parse(kubeconfigText);
+  const decode = (b64: string) => Buffer.from(b64, "base64").toString();
+  return {
+    server: kubeconfig.clusters[0].cluster.server,
+    caPem: decode(kubeconfig.clusters[0].cluster["certificate-authority-data"]),
+    certPem: decode(kubeconfig.users[0].user["client-certificate-data"]),
+    keyPem: decode(kubeconfig.users[0].user["client-key-data"]),
+  };
+}
+const SCHEDULER_DEPLOYMENT = kubeResourceName("karmada", {
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: objectNames.workload("karmada-scheduler"), namespace: NAMESPACE },
+});
+
+tier.describe("containerized control plane on loopback API servers (real engine)", () => {
+  let fx: EstateFixture;
+  let host: ObjectLocator;
+  let karmada: ObjectLocator;
+  let deployed: KubeObjectInState[] = [];
+  let etcdClaims: string[] = [];
+
+  beforeAll(async () => {
+    fx = await startEstateFixture("containerized", { host: "127.0.2.10", karmadaApi: "127.0.2.11" });
+    host = new ObjectLocator(fx.host.credentials);
+    karmada = new ObjectLocator(fx.karmadaApi.credentials);
+  });
+
+  afterAll(async () => {
+    await fx?.stop();
+  });
+
+  /** `objects` split by whether the API server of their provider has them (`provider: Kind ns/name`). */
+  async function lookUp(
+    objects: readonly KubeObjectInState[],
+  ): Promise<{ present: string[]; missing: string[] }> {
+    const found = { present: [] as string[], missing: [] as string[] };
+    for (const o of objects) {
+      const live = await (o.providerName === "host" ? host : karmada).get(o);
+      found[live ? "present" : "missing"].push(`${o.providerName}: ${describeRef(o)}`);
+    }
+    return found;
+  }
+
+  test("up: every object is accepted by the real API server it was meant for", async () => {
+    const steps = recordSteps();
+    const result = await fx.stack.up({ onEvent: steps.onEvent });
+    expect(result.summary.result).toBe("succeeded");
+    expect(result.outputs.apiEndpoint.value).toBe(fx.karmadaApi.server);
+    expect(result.outputs.adminKubeconfig.secret).toBe(true);
+
+    deployed = kubeObjectsInState(await stateResources(fx.stack));
+    const providers = new Set(deployed.map((o) => o.providerName));
+    expect([...providers].sort()).toEqual(["host", "karmada-karmada"]);
+    const onHost = deployed.filter((o) => o.providerName === "host");
+    for (const kind of ["Deployment", "Service", "Secret", "StatefulSet"]) {
+      expect(onHost.filter((o) => o.kind === kind).length).toBeGreaterThan(0);
+    }
+    expect(
+      deployed.filter((o) => o.providerName === "karmada-karmada" && o.kind === "CustomResourceDefinition")
+        .length,
+    ).toBeGreaterThan(0);
+    expect((await lookUp(deployed)).missing).toEqual([]);
+  });
+
+  test("workloads carry skipAwait and the catalog images; the StatefulSet controller made etcd's claim", async () => {
+    const scheduler = await host.get({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      namespace: NAMESPACE,
+      name: "karmada-scheduler",
+    });
+    expect(scheduler.metadata.annotations["pulumi.com/skipAwait"]).toBe("true");
+    expect(scheduler.spec.template.spec.containers[0].image).toBe(
+      resolveImage("karmada-scheduler", findRelease(DEFAULT_KARMADA_VERSION)),
+    );
+    // no provisioner here: the claim stays Pending, which is why etcd must not be awaited either
+    await waitFor(
+      "etcd PVC",
+      async () =>
+        (await listNames(fx.host.credentials, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`))
+          .length > 0,
+      60_000,
+    );
+    etcdClaims = await listNames(
+      fx.host.credentials,
+      `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`,
+    );
+  });
+
+  test("the admin kubeconfig output is trusted by, and admin on, the karmada-apiserver stand-in", async () => {
+    const creds = credentialsOf((await fx.stack.outputs()).adminKubeconfig.value);
+    expect(creds.server).toBe(fx.karmadaApi.server);
+    expect((await apiRequest(creds, "GET", `/api/v1/namespaces/${NAMESPACE}`)).status).toBe(200);
+    const review = {
+      apiVersion: "authorization.k8s.io/v1",
+      kind: "SelfSubjectAccessReview",
+      spec: { resourceAttributes: { verb: "*", group: "*", resource: "*" } },
+    };
+    const answer = await apiRequest(
+      creds,
+      "POST",
+      "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+      review,
+    );
+    expect(answer.body.status.allowed).toBe(true);
+    for (const crd of deployed.filter((o) => o.kind === "CustomResourceDefinition")) {
+      const live = await karmada.get(crd);
+      expect(live.status.conditions.find((c: any) => c.type === "Established")?.status).toBe("True");
+    }
+  });
+
+  test("a second up changes nothing", async () => {
+    const steps = recordSteps();
+    const result = await fx.stack.up({ onEvent: steps.onEvent });
+    expect(Object.keys(result.summary.resourceChanges ?? {})).toEqual(["same"]);
+    expect(describeChanges(steps.steps)).toEqual([]);
+  });
+
+  test("a new scheduler image previews as an update of the scheduler Deployment only", async () => {
+    const image = `${resolveImage("karmada-scheduler", findRelease(DEFAULT_KARMADA_VERSION))}-e2e`;
+    await fx.configure({ components: { scheduler: { image } } });
+    try {
+      const steps = recordSteps();
+      const preview = await fx.stack.preview({ onEvent: steps.onEvent });
+      expect(describeChanges(steps.steps)).toEqual([
+        `kubernetes:apps/v1:Deployment ${SCHEDULER_DEPLOYMENT}: update`,
+      ]);
+      expect(preview.changeSummary).toEqual({ same: expect.any(Number), update: 1 });
+
+      // the PR summary of the same preview, through the script CI runs
+      const out = path.join(fx.engine.dir, "summary");
+      const markdown = execFileSync(
+        path.join(REPO_ROOT, "node_modules", ".bin", "ts-node"),
+        [
+          "--transpile-only",
+          path.join(REPO_ROOT, "scripts", "preview-summary.ts"),
+          "--stack",
+          fx.stack.name,
+          "--cwd",
+          fx.stack.workspace.workDir,
+          "--json-out",
+          `${out}.json`,
+          "--markdown-out",
+          `${out}.md`,
+        ],
+        { env: { ...process.env, ...fx.engine.env }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+      );
+      expect(markdown).toContain("| KarmadaControlPlane `karmada` | 0 | 1 | 0 | 0 | 0 |");
+      expect(markdown).toContain(
+        `- \`Deployment\` **${SCHEDULER_DEPLOYMENT}** — changes: \`spec.template.spec.containers[0].image\``,
+      );
+      expect(markdown).toContain("**0 to create · 1 to update · 0 to replace · 0 to delete**");
+    } finally {
+      await fx.configure();
+    }
+  });
+
+  /** Control-plane leaves as key, CSR and certificate URNs (`<name>-<leaf>-key|-csr|-cert`). */
+  function leafResources(resources: readonly StateResource[]): Set<string> {
+    const certs = resources.filter(
+      (r) => r.type === "tls:index/locallySignedCert:LocallySignedCert" && inControlPlane(r.urn),
+    );
+    return new Set(
+      certs.flatMap((cert) => {
+        const [prefix, name] = cert.urn
+          .replace(/-cert$/, "")
+          .split("$tls:index/locallySignedCert:LocallySignedCert::");
+        return [
+          cert.urn,
+          `${prefix}$tls:index/privateKey:PrivateKey::${name}-key`,
+          `${prefix}$tls:index/certRequest:CertRequest::${name}-csr`,
+        ];
+      }),
+    );
+  }
+
+  test("rotation preview (generation bumped): leaves replaced, their Secrets and the Karmada provider rewritten; CAs and sa-key untouched", async () => {
+    const resources = await stateResources(fx.stack);
+    const leaves = leafResources(resources);
+    expect(leaves.size).toBeGreaterThan(0);
+    const inKarmada = new Set(
+      kubeObjectsInState(resources)
+        .filter((o) => o.providerName === "karmada-karmada")
+        .map((o) => o.urn),
+    );
+    await fx.configure({ pki: { rotation: { generation: 1 } } });
+    try {
+      const steps = recordSteps();
+      await fx.stack.preview({ onEvent: steps.onEvent });
+      const changed = changedResources(steps.steps);
+      const typeOf = (urn: string) => steps.steps.find((s) => s.urn === urn)!.type;
+      const replaces = (ops: string[]) => ops.some((op) => op.includes("replace"));
+      const allowed = ([urn, ops]: [string, string[]]) =>
+        (leaves.has(urn) && replaces(ops)) ||
+        // the kubernetes provider replaces a Secret whose data changes (unless enableSecretMutable)
+        (typeOf(urn) === "kubernetes:core/v1:Secret" && inControlPlane(urn)) ||
+        // its kubeconfig embeds the admin leaf
+        (typeOf(urn) === "pulumi:providers:kubernetes" &&
+          urn.endsWith("::karmada-karmada") &&
+          ops.join() === "update") ||
+        // that provider's inputs are unknown during the preview, so the engine cannot rule out an update
+        (inKarmada.has(urn) && ops.join() === "update");
+      const unexpected = [...changed.entries()]
+        .filter((entry) => !allowed(entry))
+        .map(([urn, ops]) => `${urn}: ${ops}`);
+      expect(unexpected).toEqual([]);
+      expect([...leaves].filter((urn) => !replaces(changed.get(urn) ?? []))).toEqual([]);
+      const neverRotated = resources.filter(
+        (r) => r.type === "tls:index/selfSignedCert:SelfSignedCert" || /-(sa|ca)-key$/.test(r.urn),
+      );
+      expect(neverRotated.length).toBeGreaterThan(0);
+      expect(neverRotated.filter((r) => changed.has(r.urn)).map((r) => r.urn)).toEqual([]);
+    } finally {
+      await fx.configure();
+    }
+  });
+
+  test("rotation up: objects inside Karmada and the workloads stay as they are; the new admin kubeconfig works", async () => {
+    const before = await stateResources(fx.stack);
+    const inKarmada = new Set(
+      kubeObjectsInState(before)
+        .filter((o) => o.providerName === "karmada-karmada")
+        .map((o) => o.urn),
+    );
+    const oldKubeconfig = (await fx.stack.outputs()).adminKubeconfig.value;
+    await fx.configure({ pki: { rotation: { generation: 1 } } });
+    const steps = recordSteps();
+    const result = await fx.stack.up({ onEvent: steps.onEvent });
+    expect(result.summary.result).toBe("succeeded");
+    const changed = changedResources(steps.steps);
+    expect([...changed.keys()].filter((urn) => inKarmada.has(urn))).toEqual([]);
+    expect(
+      [...changed.keys()].filter((urn) => /\$kubernetes:apps\/v1:(Deployment|StatefulSet)::/.test(urn)),
+    ).toEqual([]);
+    expect([...leafResources(before)].filter((urn) => !changed.has(urn))).toEqual([]);
+    const kubeconfig = (await fx.stack.outputs()).adminKubeconfig.value;
+    expect(kubeconfig).not.toBe(oldKubeconfig);
+    expect(
+      (await apiRequest(credentialsOf(kubeconfig), "GET", `/api/v1/namespaces/${NAMESPACE}`)).status,
+    ).toBe(200);
+  });
+
+  test("destroy removes everything but the etcd data: its namespace and claims stay", async () => {
+    const result = await fx.stack.destroy();
+    expect(result.summary.result).toBe("succeeded");
+    expect((await stateResources(fx.stack)).filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);
+
+    const retained = deployed.filter(
+      (o) => o.providerName === "host" && o.kind === "Namespace" && o.name === NAMESPACE,
+    );
+    expect(retained).toHaveLength(1);
+    const ns = await host.get(retained[0]);
+    expect(ns.status.phase).toBe("Active");
+    expect(
+      await listNames(fx.host.credentials, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`),
+    ).toEqual(etcdClaims);
+    expect(await listNames(fx.host.credentials, `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`)).toEqual(
+      [],
+    );
+
+    karmada.reset();
+    expect((await lookUp(deployed.filter((o) => o !== retained[0]))).present).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The environment the real Pulumi engine runs in for e2e tests: the test bed's CLI and plugins, a file
+ * backend in a temporary directory, a throw-away passphrase, and nothing fetched from the network.
+ */
+import { PulumiCommand } from "@pulumi/pulumi/automation";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { findBinary, testbedEnv } from "../kube/binaries";
+
+/** Passphrase of the e2e stacks' secrets: protects throw-away test state only. */
+export const E2E_PASSPHRASE = "pulumi-karmada-e2e-throwaway";
+
+/** Settings every engine run gets: offline plugins, no update check, no type-check of the program. */
+export const OFFLINE_ENGINE_SETTINGS: Readonly<Record<string, string>> = {
+  PULUMI_SKIP_UPDATE_CHECK: "true",
+  PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+  // the program is type-checked by `tsc` in CI; the engine only needs to run it
+  PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+};
+
+/** A private engine environment (one per test file). */
+export interface EngineEnv {
+  /** Temporary directory holding the backend state and generated projects. */
+  readonly dir: string;
+  /** `file://<dir>/state` */
+  readonly backendUrl: string;
+  /** Environment for every pulumi command (PATH, PULUMI_HOME, backend, passphrase, offline settings). */
+  readonly env: Readonly<Record<string, string>>;
+  /** The pulumi executable used. */
+  readonly pulumiBinary: string;
+  /** The CLI for the Automation API. */
+  pulumiCommand(): Promise<PulumiCommand>;
+  /** Removes `dir` (the backend state included). */
+  cleanup(): void;
+}
+
+/** The environment of an engine run, built from the test-bed environment `base` (PATH, PULUMI_HOME). */
+export function engineEnvironment(
+  base: Readonly<Record<string, string>>,
+  backendUrl: string,
+): Record<string, string> {
+  const env: Record<string, string> = {
+    ...OFFLINE_ENGINE_SETTINGS,
+    PATH: base.PATH ?? "",
+    PULUMI_BACKEND_URL: backendUrl,
+    PULUMI_CONFIG_PASSPHRASE: E2E_PASSPHRASE,
+  };
+  if (base.PULUMI_HOME) env.PULUMI_HOME = base.PULUMI_HOME;
+  return env;
+}
+
+/** Creates an engine environment; throws when no pulumi CLI is found (the tier guard checks first). */
+export function createEngineEnv(prefix = "pk-engine-"): EngineEnv {
+  const base = testbedEnv().env;
+  const pulumiBinary = findBinary("pulumi", base);
+  if (!pulumiBinary) throw new Error("no pulumi CLI on the test-bed PATH (scripts/testbed/build.sh pulumi)");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const stateDir = path.join(dir, "state");
+  fs.mkdirSync(stateDir);
+  const backendUrl = `file://${stateDir}`;
+  const env = engineEnvironment(base, backendUrl);
+  return {
+    dir,
+    backendUrl,
+    env,
+    pulumiBinary,
+    // PulumiCommand looks for <root>/bin/pulumi
+    pulumiCommand: () => PulumiCommand.get({ root: path.dirname(path.dirname(pulumiBinary)) }),
+    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,9 @@
+/** Real-engine (Automation API) helpers for the e2e tier. */
+export * from "./config";
+export * from "./env";
+export * from "./estateFixture";
+export * from "./project";
+export * from "./state";
+export * from "./steps";
+export * from "./tier";
+export * from "./workspace";

@@ -1,0 +1,58 @@
+/**
+ * Per-resource step events of an engine run (`onEvent` → `resourcePreEvent.metadata`), for asserting
+ * exactly which resources a preview or update touches and how.
+ */
+import { EngineEvent } from "@pulumi/pulumi/automation";
+import { parseUrn } from "../../../lib/preview/urn";
+
+/** One step the engine announced. */
+export interface StepRecord {
+  /** `same`, `create`, `update`, `replace`, `create-replacement`, `delete-replaced`, `delete`, `read`, … */
+  readonly op: string;
+  readonly urn: string;
+  /** Type token, e.g. `kubernetes:apps/v1:Deployment`. */
+  readonly type: string;
+  /** Logical name (from the URN). */
+  readonly name: string;
+}
+
+/** A step log: pass `onEvent` to preview/up/destroy, then read `steps`. */
+export interface StepRecorder {
+  readonly steps: StepRecord[];
+  readonly onEvent: (event: EngineEvent) => void;
+}
+
+/** Records every resource pre-event. */
+export function recordSteps(): StepRecorder {
+  const steps: StepRecord[] = [];
+  return {
+    steps,
+    onEvent: (event) => {
+      const md = event.resourcePreEvent?.metadata;
+      if (!md) return;
+      steps.push({ op: md.op, urn: md.urn, type: md.type, name: parseUrn(md.urn).name });
+    },
+  };
+}
+
+/** Operations per resource, for resources with any operation but `same` (URN → sorted distinct ops). */
+export function changedResources(steps: readonly StepRecord[]): Map<string, string[]> {
+  const ops = new Map<string, Set<string>>();
+  for (const step of steps) {
+    if (step.op === "same") continue;
+    const set = ops.get(step.urn) ?? new Set<string>();
+    set.add(step.op);
+    ops.set(step.urn, set);
+  }
+  return new Map([...ops.entries()].map(([urn, set]) => [urn, [...set].sort()]));
+}
+
+/** `<type> <name>: <ops>` lines of the changed resources, sorted: readable in assertion failures. */
+export function describeChanges(steps: readonly StepRecord[]): string[] {
+  return [...changedResources(steps).entries()]
+    .map(([urn, ops]) => {
+      const parsed = parseUrn(urn);
+      return `${parsed.type} ${parsed.name}: ${ops.join(",")}`;
+    })
+    .sort();
+}

@@ -1,0 +1,8 @@
+/** Loopback Kubernetes API "clusters" (etcd + kube-apiserver + kube-controller-manager processes) for the e2e tier. */
+export * from "./binaries";
+export * from "./client";
+export * from "./cluster";
+export * from "./options";
+export * from "./pki";
+export * from "./processes";
+export * from "./objects";
