@@ -4,12 +4,15 @@ import { etcdInClusterPlacement, etcdMemberAddresses } from "../lib/manifests/et
 import { CertSpec, etcdCertificates } from "../lib/pki/certificates";
 import { CaSource, IssuedPki, issuePki } from "../lib/pki/issue";
 import { RotationSettings } from "../lib/pki/rotation";
-import { ConfigError } from "../lib/validation/errors";
+import { EtcdHostsArgs, resolveEtcdHostsSettings } from "../lib/etcd/hosts/settings";
+import { EtcdPkiParams } from "../lib/pki/sans";
+import { ConfigError, check } from "../lib/validation/errors";
+import { deployEtcdOnHosts } from "./etcd/hostsMode";
 import { EtcdExternalConfig, validateExternalEtcd } from "./etcd/external";
 import { deployEtcdInCluster } from "./etcd/inCluster";
 import { requireKubernetesProvider } from "./providers";
 
-export const ETCD_MODES = ["inCluster", "external"] as const;
+export const ETCD_MODES = ["inCluster", "hosts", "external"] as const;
 export type EtcdMode = (typeof ETCD_MODES)[number];
 
 /** PKI settings of an etcd cluster. */
@@ -29,7 +32,8 @@ export interface EtcdPkiConfig {
 export interface EtcdClusterArgs {
   /**
    * Where etcd runs: `inCluster` (a StatefulSet on the host cluster given by the `kubernetes` provider
-   * in resource options) or `external` (an existing cluster; no resources are created).
+   * in resource options), `hosts` (binaries on hosts over SSH, systemd or supervisor) or `external`
+   * (an existing cluster; no resources are created).
    * @default "inCluster"
    */
   readonly mode?: EtcdMode;
@@ -41,6 +45,11 @@ export interface EtcdClusterArgs {
      */
     readonly createNamespace?: boolean;
   };
+  /**
+   * Hosts reached over SSH, their service runner, artifact source, backup and restore; required in
+   * `hosts` mode (see docs/hosts.md).
+   */
+  readonly hosts?: EtcdHostsArgs;
   /** Endpoints and credentials of an external etcd; required in `external` mode. */
   readonly external?: EtcdExternalConfig;
   /** Certificates of the managed modes. @default - generated CA, 1-year leaves */
@@ -80,6 +89,8 @@ export class EtcdCluster extends pulumi.ComponentResource {
   public readonly certificateExpiry: pulumi.Output<Record<string, string>>;
   /** Resolved in-cluster settings, when in that mode. */
   public readonly inClusterSettings?: EtcdInClusterSettings;
+  /** Hosts mode: completes when every member is healthy and membership matches the host list. */
+  public readonly ready?: pulumi.Resource;
   /** The host-cluster namespace this cluster created (in-cluster mode), for components sharing it. */
   public readonly namespace?: pulumi.Resource;
 
@@ -98,6 +109,33 @@ export class EtcdCluster extends pulumi.ComponentResource {
       this.clientCertPem = pulumi.output(external.clientCertPem);
       this.clientKeyPem = pulumi.secret(external.clientKeyPem);
       this.certificateExpiry = pulumi.output<Record<string, string>>({});
+    } else if (this.mode === "hosts") {
+      check(args.hosts !== undefined, "hosts", 'is required when mode is "hosts"');
+      const resolved = resolveEtcdHostsSettings(name, args.hosts, "hosts");
+      const pki = this.issueCertificates(name, args.pki ?? {}, {
+        members: resolved.members.map((m) => ({ name: m.name, addresses: [m.address] })),
+      });
+      // one server/peer pair whose SANs cover every member: adding a member reissues it
+      const member = {
+        serverCert: pki.file("etcd-server.crt"),
+        serverKey: pki.file("etcd-server.key"),
+        peerCert: pki.file("etcd-peer.crt"),
+        peerKey: pki.file("etcd-peer.key"),
+      };
+      const deployed = deployEtcdOnHosts(this, name, args.hosts, {
+        caCert: pki.file("etcd-ca.crt"),
+        members: Object.fromEntries(resolved.members.map((m) => [m.name, member])),
+        client: {
+          cert: pki.file("etcd-healthcheck-client.crt"),
+          key: pki.file("etcd-healthcheck-client.key"),
+        },
+      });
+      this.ready = deployed.ready;
+      this.clientUrls = deployed.clientEndpoints;
+      this.caCertPem = pki.file("etcd-ca.crt");
+      this.clientCertPem = pki.file("etcd-client.crt");
+      this.clientKeyPem = pki.file("etcd-client.key");
+      this.certificateExpiry = pulumi.all({ ...pki.notAfter }) as pulumi.Output<Record<string, string>>;
     } else {
       const provider = requireKubernetesProvider(this, "EtcdCluster (inCluster mode)");
       const { createNamespace = true, ...inCluster } = args.inCluster ?? {};
@@ -105,7 +143,10 @@ export class EtcdCluster extends pulumi.ComponentResource {
         { namespace: "karmada-system", ...inCluster } as EtcdInClusterArgs,
         "inCluster",
       );
-      const pki = this.issueCertificates(name, args.pki ?? {}, settings);
+      const pki = this.issueCertificates(name, args.pki ?? {}, {
+        members: etcdMemberAddresses(settings),
+        inCluster: etcdInClusterPlacement(settings),
+      });
       // wiring: certificates → Secret → StatefulSet/Services → backup CronJob
       const deployed = deployEtcdInCluster(name, this, provider, settings, pki, createNamespace);
       this.inClusterSettings = settings;
@@ -125,13 +166,13 @@ export class EtcdCluster extends pulumi.ComponentResource {
     });
   }
 
-  private issueCertificates(name: string, pki: EtcdPkiConfig, settings: EtcdInClusterSettings): IssuedPki {
+  private issueCertificates(
+    name: string,
+    pki: EtcdPkiConfig,
+    placement: Omit<EtcdPkiParams, "extraSans">,
+  ): IssuedPki {
     const specs = etcdCertificates(
-      {
-        members: etcdMemberAddresses(settings),
-        inCluster: etcdInClusterPlacement(settings),
-        extraSans: pki.extraSans,
-      },
+      { ...placement, extraSans: pki.extraSans },
       { leafValidityHours: pki.leafValidityHours },
     );
     const healthcheck = specs.find((s) => s.id === "etcd-healthcheck-client")!;
