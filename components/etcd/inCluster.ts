@@ -67,7 +67,11 @@ export function deployEtcdInCluster(
       ...backupOpts,
       retainOnDelete: !settings.deleteDataOnDestroy,
     }),
-    ...applyObjects(name, manifests.backup.filter((o) => !isClaim(o)), backupOpts),
+    ...applyObjects(
+      name,
+      manifests.backup.filter((o) => !isClaim(o)),
+      backupOpts,
+    ),
   ];
   return { namespace, certSecret, cluster, backup, clientUrls: [etcdClientServiceUrl(settings)] };
 }

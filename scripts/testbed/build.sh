@@ -1,0 +1,323 @@
+#!/usr/bin/env bash
+# Build the test-bed binaries (etcd, kube-apiserver, kube-controller-manager, Karmada and, on request,
+# the Pulumi CLI) with the ordinary Go toolchain from the Go module proxy into a cache dir outside the
+# repo, one <name>-<version> dir per component, skipping what is already built.
+#
+# usage: scripts/testbed/build.sh [component ...]     (default: etcd kube karmada, in build order)
+#   components: etcd pulumi kube karmada
+# The Pulumi Node.js language host and the tls/random/command/kubernetes providers are not built: the
+# Go module proxy withholds their modules (docs/testbed.md); the summary says so loudly.
+# env:
+#   PULUMI_KARMADA_CACHE     cache base (default ~/.cache/pulumi-karmada); the test bed is in <base>/testbed
+#   TESTBED_DEADLINE_EPOCH   unix time: a component whose typical build time would cross it is not started
+#   TESTBED_GO_P             go build -p (default 2)
+#   TESTBED_GOSUMDB          GOSUMDB for the builds (default off, see docs/testbed.md)
+set -euo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
+
+usage() {
+  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+}
+
+# Typical cold build time of each component in seconds (the upper end of what was measured on
+# 2 cores, see docs/testbed.md); used only for the deadline check.
+typical_seconds() {
+  case "$1" in
+    etcd) echo 180 ;;
+    pulumi) echo 900 ;;
+    kube) echo 600 ;;
+    karmada) echo 450 ;;
+    *) echo 600 ;;
+  esac
+}
+
+log() { printf '[testbed] %s\n' "$*"; }
+
+# ---------------------------------------------------------------------------------------------
+# Go environment
+export CGO_ENABLED=0
+export GOFLAGS="${GOFLAGS:-} -buildvcs=false"
+# The checksum database reachable here answers 404 for many of the pinned module versions
+# (pulumi v3.248.0, k8s.io/* v0.35.2, ...): do not consult it (set TESTBED_GOSUMDB to override).
+export GOSUMDB="${TESTBED_GOSUMDB:-off}"
+GO_P="${TESTBED_GO_P:-2}"
+WORK_ROOT="$TESTBED_ROOT/.work"
+LOG_DIR="$TESTBED_ROOT/logs"
+
+# go_build OUT PKG [extra ldflags...]: static, trimmed, stripped build.
+go_build() {
+  local out="$1" pkg="$2"
+  shift 2
+  go build -p "$GO_P" -mod=mod -trimpath -ldflags "-s -w $*" -o "$out" "$pkg"
+}
+
+# new_wrapper NAME: a fresh, empty wrapper module dir under the cache; prints its path.
+new_wrapper() {
+  local w="$WORK_ROOT/$1"
+  chmod -R u+w "$w" 2>/dev/null || true
+  rm -rf "$w"
+  mkdir -p "$w"
+  (cd "$w" && go mod init "local/testbed-$1" >/dev/null 2>&1)
+  echo "$w"
+}
+
+# gomod_of MODULE@VERSION: path of that module version's go.mod in the module cache.
+gomod_of() {
+  go mod download -json "$1" | jq -r '.GoMod // empty'
+}
+
+# copy_remote_replaces GOMOD: add to the current module every replace of GOMOD whose target is a
+# module (not a local path); local ones are handled by the caller.
+copy_remote_replaces() {
+  local line
+  while IFS= read -r line; do
+    [[ -n "$line" ]] && go mod edit -replace="$line"
+  done < <(go mod edit -json "$1" | jq -r '.Replace // [] | .[]
+      | select(.New.Version != null)
+      | "\(.Old.Path)\(if .Old.Version then "@" + .Old.Version else "" end)=\(.New.Path)@\(.New.Version)"')
+}
+
+# ---------------------------------------------------------------------------------------------
+# Component builders. Each runs in a subshell with `set -e`, cwd unspecified, output in the log;
+# $1 is the component's cache dir (bin/ exists and is empty).
+
+build_etcd() {
+  local out="$1/bin" w m
+  w="$(new_wrapper "etcd-$ETCD_VERSION")"
+  cd "$w"
+  go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" "go.etcd.io/etcd/etcdctl/v3@$ETCD_VERSION" \
+    "go.etcd.io/etcd/etcdutl/v3@$ETCD_VERSION"
+  for m in server etcdctl etcdutl; do
+    local name="$m"
+    [[ "$m" == server ]] && name=etcd
+    log "go build $name"
+    go_build "$out/$name" "go.etcd.io/etcd/$m/v3"
+  done
+  "$out/etcd" --version
+}
+
+build_pulumi() {
+  local dir="$1" out="$1/bin" w gomod sdkdir f
+  w="$(new_wrapper "pulumi-$PULUMI_VERSION")"
+  cd "$w"
+  # pkg/v3's go.mod replaces sdk/v3 with ../sdk: require both at the same version instead,
+  # and keep its remote replaces (e.g. atotto/clipboard).
+  gomod="$(gomod_of "github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION")"
+  copy_remote_replaces "$gomod"
+  go mod edit -require="github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION" \
+    -require="github.com/pulumi/pulumi/sdk/v3@$PULUMI_VERSION"
+  go get "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi@$PULUMI_VERSION" "github.com/pulumi/pulumi/sdk/v3@$PULUMI_VERSION"
+  log "go build pulumi"
+  go_build "$out/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi \
+    "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$PULUMI_VERSION"
+  "$out/pulumi" version
+
+  # Dynamic-provider and policy shims shipped as scripts inside the sdk/v3 module.
+  sdkdir="$(go list -m -f '{{.Dir}}' "github.com/pulumi/pulumi/sdk/v3")"
+  for f in pulumi-resource-pulumi-nodejs pulumi-analyzer-policy; do
+    if [[ -f "$sdkdir/nodejs/dist/$f" ]]; then
+      install -m 0755 "$sdkdir/nodejs/dist/$f" "$out/$f"
+    fi
+  done
+  : "$dir"
+}
+
+# staging_version MODULE v0.N.P: v0.N.P if the Go module proxy serves it, else the nearest lower
+# patch release it serves (k8s.io/kube-controller-manager and k8s.io/externaljwt v0.35.2 are
+# withheld; their v0.35.1 differ from v0.35.2 only in go.mod/go.sum, or not at all).
+staging_version() {
+  local m="$1" v="$2" base patch p
+  base="${v%.*}"
+  patch="${v##*.}"
+  for ((p = patch; p >= 0; p--)); do
+    if go mod download "$m@$base.$p" >/dev/null 2>&1; then
+      ((p == patch)) || log "NOTE: $m@$v is not served by the Go module proxy; using $base.$p" >&2
+      echo "$base.$p"
+      return 0
+    fi
+  done
+  echo "no version of $m <= $v is served by the Go module proxy" >&2
+  return 1
+}
+
+build_kube() {
+  local out="$1/bin" w gomod minor staging line kv="${KUBE_VERSION#v}"
+  minor="${kv#*.}"
+  minor="${minor%%.*}"
+  staging="v0.${kv#*.}"
+  w="$(new_wrapper "kube-$KUBE_VERSION")"
+  cd "$w"
+  gomod="$(gomod_of "k8s.io/kubernetes@$KUBE_VERSION")"
+  # k8s.io/kubernetes replaces each staging module with ./staging/src/k8s.io/<name>: point each one at
+  # the published k8s.io/<name> v0.<minor>.<patch> instead; keep remote replaces as they are.
+  copy_remote_replaces "$gomod"
+  while IFS= read -r line; do
+    case "$line" in k8s.io/sample-*) continue ;; esac # examples, not used by the binaries
+    go mod edit -replace="$line=$line@$(staging_version "$line" "$staging")"
+  done < <(go mod edit -json "$gomod" | jq -r '.Replace // [] | .[] | select(.New.Version == null) | .Old.Path')
+  go mod edit -require="k8s.io/kubernetes@$KUBE_VERSION"
+  go get "k8s.io/kubernetes/cmd/kube-apiserver@$KUBE_VERSION" "k8s.io/kubernetes/cmd/kube-controller-manager@$KUBE_VERSION"
+  local ld=""
+  for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    ld+=" -X $p.gitVersion=$KUBE_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
+    ld+=" -X $p.buildDate=1970-01-01T00:00:00Z"
+  done
+  for b in kube-apiserver kube-controller-manager; do
+    log "go build $b"
+    # shellcheck disable=SC2086 # $ld is a list of flags
+    go_build "$out/$b" "k8s.io/kubernetes/cmd/$b" $ld
+  done
+  "$out/kube-apiserver" --version
+}
+
+build_karmada() {
+  local dir="$1" out="$1/bin" w c name moddir
+  w="$(new_wrapper "karmada-$KARMADA_VERSION")"
+  cd "$w"
+  go mod edit -require="github.com/karmada-io/karmada@$KARMADA_VERSION"
+  local cmds=(controller-manager scheduler webhook aggregated-apiserver agent karmadactl descheduler)
+  local pkgs=()
+  for c in "${cmds[@]}"; do pkgs+=("github.com/karmada-io/karmada/cmd/$c@$KARMADA_VERSION"); done
+  go get "${pkgs[@]}"
+  for c in "${cmds[@]}"; do
+    name="karmada-$c"
+    [[ "$c" == karmadactl ]] && name=karmadactl
+    log "go build $name"
+    go_build "$out/$name" "github.com/karmada-io/karmada/cmd/$c" \
+      "-X github.com/karmada-io/karmada/pkg/version.gitVersion=$KARMADA_VERSION" \
+      "-X github.com/karmada-io/karmada/pkg/version.gitTreeState=clean"
+  done
+  "$out/karmadactl" version
+
+  # CRD bundle, laid out like the release asset crds.tar.gz: crds/{bases,patches,...}.
+  moddir="$(go list -m -f '{{.Dir}}' github.com/karmada-io/karmada)"
+  rm -rf "$w/crds"
+  cp -r "$moddir/charts/karmada/_crds" "$w/crds"
+  chmod -R u+w "$w/crds"
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -czf "$dir/crds.tar.gz" -C "$w" crds
+  tar -tzf "$dir/crds.tar.gz" | sed -n 1,5p
+}
+
+# ---------------------------------------------------------------------------------------------
+
+declare -a BUILT=() SKIPPED=() FAILED=() NOT_STARTED=()
+declare -A TIMES=()
+
+# run_component COMPONENT: build one component unless present or past the deadline.
+run_component() {
+  local c="$1" v d logf start rc now est
+  v="$(tb_version "$c")"
+  d="$(tb_dir "$c")"
+  logf="$LOG_DIR/$c-$v.log"
+  if tb_present "$c"; then
+    log "$c $v: already built ($d)"
+    SKIPPED+=("$c")
+    return 0
+  fi
+  if [[ -n "${TESTBED_DEADLINE_EPOCH:-}" ]]; then
+    now="$(date +%s)"
+    est="$(typical_seconds "$c")"
+    if ((now + est > TESTBED_DEADLINE_EPOCH)); then
+      log "!!! NOT STARTING $c $v: typical build time ${est}s would cross TESTBED_DEADLINE_EPOCH ($((TESTBED_DEADLINE_EPOCH - now))s left)"
+      NOT_STARTED+=("$c (deadline: needs ~${est}s, $((TESTBED_DEADLINE_EPOCH - now))s left)")
+      return 0
+    fi
+  fi
+  log "building $c $v … (log: $logf)"
+  start="$(date +%s)"
+  rm -rf "$d"
+  mkdir -p "$d/bin" "$LOG_DIR"
+  set +e
+  (
+    set -euo pipefail
+    "build_$c" "$d"
+  ) >"$logf" 2>&1
+  rc=$?
+  set -e
+  TIMES[$c]=$(($(date +%s) - start))
+  if ((rc == 0)); then
+    date -u +%Y-%m-%dT%H:%M:%SZ >"$d/.done"
+    log "building $c $v … done in ${TIMES[$c]}s"
+    BUILT+=("$c")
+  else
+    log "building $c $v … FAILED after ${TIMES[$c]}s (exit $rc); last lines of $logf:"
+    tail -n 25 "$logf" | sed 's/^/    | /'
+    FAILED+=("$c")
+  fi
+}
+
+main() {
+  local c requested=()
+  for c in "$@"; do
+    case "$c" in
+      -h | --help)
+        usage
+        return 0
+        ;;
+      all) requested+=("${TESTBED_COMPONENTS[@]}") ;;
+      *)
+        if ! tb_version "$c" >/dev/null; then
+          echo "unknown component: $c (known: ${TESTBED_COMPONENTS[*]})" >&2
+          return 2
+        fi
+        requested+=("$c")
+        ;;
+    esac
+  done
+  if ((${#requested[@]} == 0)); then
+    requested=("${TESTBED_DEFAULT[@]}")
+  fi
+
+  command -v go >/dev/null || {
+    echo "go is not on PATH" >&2
+    return 1
+  }
+  command -v jq >/dev/null || {
+    echo "jq is not on PATH (apt-get install -y jq)" >&2
+    return 1
+  }
+  mkdir -p "$TESTBED_ROOT" "$LOG_DIR" "$WORK_ROOT"
+  # One build at a time per cache (a second one waits, then skips what the first one built).
+  exec 9>"$TESTBED_ROOT/.build.lock"
+  if ! flock -n 9; then
+    log "another build.sh is using $TESTBED_ROOT; waiting for it to finish"
+    flock 9
+  fi
+  local t0
+  t0="$(date +%s)"
+  log "cache: $TESTBED_ROOT ($(go version | cut -d' ' -f3), -p $GO_P)"
+  for c in "${requested[@]}"; do
+    run_component "$c"
+  done
+
+  echo
+  log "summary (took $(($(date +%s) - t0))s):"
+  for c in "${TESTBED_COMPONENTS[@]}"; do
+    local state="missing" extra=""
+    tb_present "$c" && state="present"
+    [[ -n "${TIMES[$c]:-}" ]] && extra=" (this run: ${TIMES[$c]}s)"
+    printf '  %-11s %-10s %-8s%s\n' "$c" "$(tb_version "$c")" "$state" "$extra"
+  done
+  if ((${#NOT_STARTED[@]})); then
+    echo
+    log "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+    log "!!! NOT BUILT because of TESTBED_DEADLINE_EPOCH:"
+    for c in "${NOT_STARTED[@]}"; do log "!!!   $c"; done
+    log "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+  fi
+  echo
+  log "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+  log "!!! NOT BUILDABLE HERE: Pulumi Node.js language host; tls, random, command, kubernetes providers"
+  log "!!!   $TESTBED_UNAVAILABLE_REASON"
+  log "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+  if ((${#FAILED[@]})); then
+    echo
+    log "FAILED: ${FAILED[*]} (logs in $LOG_DIR)"
+    return 1
+  fi
+  return 0
+}
+
+main "$@"

@@ -1,0 +1,65 @@
+# shellcheck shell=bash
+# Source this (bash) to use the test bed built by scripts/testbed/build.sh:
+#   . scripts/testbed/env.sh            (works from any cwd)
+# Exports PATH (the bin dirs of etcd, pulumi, kube, karmada in front), PULUMI_HOME (where the
+# providers are registered as plugins at their exact versions; their bin dirs stay off PATH), the
+# Pulumi offline settings, one TESTBED_*_BIN variable per component, TESTBED_COMPONENTS_PRESENT /
+# TESTBED_COMPONENTS_MISSING (space-separated), TESTBED_KARMADA_CRDS, TESTBED_K8S_OPENAPI, and
+# the function testbed_has COMPONENT... (true when all of them are built).
+# Does not change shell options and never fails: missing components are just listed as missing.
+
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
+
+export TESTBED_ROOT
+export TESTBED_ETCD_BIN TESTBED_PULUMI_BIN TESTBED_TLS_BIN TESTBED_RANDOM_BIN TESTBED_COMMAND_BIN \
+  TESTBED_KUBERNETES_PROVIDER_BIN TESTBED_KUBE_BIN TESTBED_KARMADA_BIN
+TESTBED_ETCD_BIN="$(tb_dir etcd)/bin"
+TESTBED_PULUMI_BIN="$(tb_dir pulumi)/bin"
+TESTBED_TLS_BIN="$(tb_dir tls)/bin"
+TESTBED_RANDOM_BIN="$(tb_dir random)/bin"
+TESTBED_COMMAND_BIN="$(tb_dir command)/bin"
+TESTBED_KUBERNETES_PROVIDER_BIN="$(tb_dir kubernetes)/bin"
+TESTBED_KUBE_BIN="$(tb_dir kube)/bin"
+TESTBED_KARMADA_BIN="$(tb_dir karmada)/bin"
+
+# Karmada CRD bundle (same layout as the release asset crds.tar.gz) and the Kubernetes OpenAPI spec
+# of the pinned kube version (inside the k8s.io/kubernetes module in the Go module cache).
+export TESTBED_KARMADA_CRDS TESTBED_K8S_OPENAPI
+TESTBED_KARMADA_CRDS="$(tb_dir karmada)/crds.tar.gz"
+TESTBED_K8S_OPENAPI="$(go env GOMODCACHE 2>/dev/null || echo "${GOMODCACHE:-${GOPATH:-$HOME/go}/pkg/mod}")/k8s.io/kubernetes@$KUBE_VERSION/api/openapi-spec/swagger.json"
+
+# Plugins installed into the test bed's own Pulumi home take precedence only when it exists; otherwise a
+# normally installed Pulumi (~/.pulumi) keeps its plugins.
+if [[ -d "$TESTBED_PULUMI_HOME" ]]; then export PULUMI_HOME="$TESTBED_PULUMI_HOME"; fi
+export PULUMI_SKIP_UPDATE_CHECK=true
+export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+
+export TESTBED_COMPONENTS_PRESENT="" TESTBED_COMPONENTS_MISSING=""
+for _tb_c in "${TESTBED_COMPONENTS[@]}"; do
+  if tb_present "$_tb_c"; then
+    TESTBED_COMPONENTS_PRESENT="${TESTBED_COMPONENTS_PRESENT:+$TESTBED_COMPONENTS_PRESENT }$_tb_c"
+  else
+    TESTBED_COMPONENTS_MISSING="${TESTBED_COMPONENTS_MISSING:+$TESTBED_COMPONENTS_MISSING }$_tb_c"
+  fi
+  # Prepend each bin dir once (sourcing twice does not grow PATH).
+  _tb_d="$(tb_dir "$_tb_c")/bin"
+  case ":$PATH:" in
+    *":$_tb_d:"*) ;;
+    *) PATH="$_tb_d:$PATH" ;;
+  esac
+done
+unset _tb_c _tb_d
+export PATH
+
+# testbed_has COMPONENT...: true when every named component is built (names as in build.sh).
+testbed_has() {
+  local c
+  for c in "$@"; do
+    case " $TESTBED_COMPONENTS_PRESENT " in
+      *" $c "*) ;;
+      *) return 1 ;;
+    esac
+  done
+  return 0
+}

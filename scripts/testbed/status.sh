@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Print which test-bed components are built (one line each) and exit 0.
+# usage: scripts/testbed/status.sh [--json]
+#   --json   one JSON object: {"root": ..., "components": [{"name","version","present","dir","bin"}...],
+#            "present": [...], "missing": [...], "karmadaCrds": ..., "k8sOpenapi": ...}
+set -euo pipefail
+
+# shellcheck source-path=SCRIPTDIR source=env.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/env.sh"
+
+json_str() {
+  local s="$1"
+  s="${s//\\/\\\\}"
+  s="${s//\"/\\\"}"
+  printf '"%s"' "$s"
+}
+
+json_list() {
+  local first=1 x
+  printf '['
+  for x in "$@"; do
+    ((first)) || printf ','
+    first=0
+    json_str "$x"
+  done
+  printf ']'
+}
+
+case "${1:-}" in
+  --json)
+    printf '{"root":%s,"components":[' "$(json_str "$TESTBED_ROOT")"
+    first=1
+    for c in "${TESTBED_COMPONENTS[@]}"; do
+      ((first)) || printf ','
+      first=0
+      present=false
+      tb_present "$c" && present=true
+      printf '{"name":%s,"version":%s,"present":%s,"dir":%s,"bin":%s}' "$(json_str "$c")" \
+        "$(json_str "$(tb_version "$c")")" "$present" "$(json_str "$(tb_dir "$c")")" \
+        "$(json_str "$(tb_dir "$c")/bin")"
+    done
+    # shellcheck disable=SC2086 # space-separated lists
+    printf '],"present":%s,"missing":%s,"karmadaCrds":%s,"k8sOpenapi":%s}\n' \
+      "$(json_list $TESTBED_COMPONENTS_PRESENT)" "$(json_list $TESTBED_COMPONENTS_MISSING)" \
+      "$(json_str "$TESTBED_KARMADA_CRDS")" "$(json_str "$TESTBED_K8S_OPENAPI")"
+    ;;
+  "")
+    echo "test bed: $TESTBED_ROOT"
+    for c in "${TESTBED_COMPONENTS[@]}"; do
+      state=missing
+      tb_present "$c" && state=present
+      printf '%-11s %-10s %-8s %s\n' "$c" "$(tb_version "$c")" "$state" "$(tb_dir "$c")"
+    done
+    echo "not buildable here: Node.js language host, tls/random/command/kubernetes providers: $TESTBED_UNAVAILABLE_REASON"
+    ;;
+  -h | --help)
+    sed -n '2,5p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    ;;
+  *)
+    echo "unknown option: $1 (use --json)" >&2
+    exit 2
+    ;;
+esac
+exit 0
