@@ -33,19 +33,31 @@ sandbox_engine_env() {
   . "$SANDBOX_REPO/scripts/testbed/env.sh"
   if [[ -n "$ambient_pulumi" ]]; then
     PULUMI="$ambient_pulumi"
-    if ! testbed_has tls random kubernetes; then
-      # the usual installation: its own plugin cache, plugins downloaded as needed
-      if [[ -n "$ambient_home" ]]; then export PULUMI_HOME="$ambient_home"; else unset PULUMI_HOME; fi
-      unset PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION
-    fi
+    # the usual installation: its own plugin cache, plugins downloaded as needed
+    if [[ -n "$ambient_home" ]]; then export PULUMI_HOME="$ambient_home"; else unset PULUMI_HOME; fi
+    unset PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION
   else
-    PULUMI="$TESTBED_PULUMI_BIN/pulumi"
+    PULUMI=""
   fi
   export PULUMI_BACKEND_URL="file://$SANDBOX_DIR/state"
   export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-pulumi-karmada-sandbox}"
   export PULUMI_SKIP_UPDATE_CHECK=true
   # tsc type-checks the program; the engine just runs it
   export PULUMI_NODEJS_TRANSPILE_ONLY=true
+}
+
+# sandbox_require_engine: stop loudly, with the reason, when no Pulumi engine (CLI + Node.js language
+# host) can be found. The test bed cannot build one here (scripts/testbed/lib.sh, docs/testbed.md).
+sandbox_require_engine() {
+  if [[ -n "$PULUMI" ]] && command -v pulumi-language-nodejs >/dev/null; then return 0; fi
+  if [[ -n "$PULUMI" && -x "$(dirname "$PULUMI")/pulumi-language-nodejs" ]]; then return 0; fi
+  sandbox_log "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+  sandbox_log "!!! SANDBOX NOT DEPLOYED: no Pulumi engine (pulumi + pulumi-language-nodejs) on PATH."
+  sandbox_log "!!!   $TESTBED_UNAVAILABLE_REASON"
+  sandbox_log "!!! Install Pulumi the usual way (with the plugins listed in scripts/testbed/versions.env)"
+  sandbox_log "!!! and run npm start again. The loopback clusters started above keep running; npm run stop removes them."
+  sandbox_log "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+  return 1
 }
 
 # sandbox_pulumi ARGS...: pulumi in the sandbox project.

@@ -29,14 +29,11 @@ if [[ ! -x "$SANDBOX_REPO/node_modules/.bin/ts-node" ]]; then
   exit 1
 fi
 
-# 1. The test bed: etcd and the Kubernetes API server always; the Pulumi CLI and providers unless a
-#    pulumi is installed the usual way. build.sh skips what is built already.
-components=(etcd kube)
-if ! command -v pulumi >/dev/null; then components+=(pulumi tls random kubernetes); fi
-sandbox_log "test bed: ${components[*]} (a first build on a new machine takes long; later runs skip it)"
-"$SANDBOX_REPO/scripts/testbed/build.sh" "${components[@]}"
+# 1. The test bed (etcd, kube-apiserver, Karmada; build.sh skips what is built already) and the engine:
+#    a pulumi installed the usual way.
+sandbox_log "test bed: etcd kube karmada (a first build on a new machine takes ~20 min; later runs skip it)"
+"$SANDBOX_REPO/scripts/testbed/build.sh" etcd kube karmada
 sandbox_engine_env
-sandbox_log "pulumi: $PULUMI ($("$PULUMI" version))"
 
 # 2. Loopback clusters, kept running in the background (pid files under $SANDBOX_DIR/clusters/*/run).
 mkdir -p "$SANDBOX_DIR"
@@ -46,6 +43,9 @@ sandbox_log "host cluster on $SANDBOX_HOST_ADDRESS, karmada-apiserver stand-in o
 sandbox_cluster start --name host --address "$SANDBOX_HOST_ADDRESS" --dir "$SANDBOX_DIR/clusters/host" >/dev/null
 sandbox_cluster start --name karmada-api --address "$SANDBOX_KARMADA_ADDRESS" \
   --dir "$SANDBOX_DIR/clusters/karmada-api" --ca-dir "$SANDBOX_DIR/karmada-ca" >/dev/null
+
+sandbox_require_engine || exit 3
+sandbox_log "pulumi: $PULUMI ($("$PULUMI" version))"
 
 # 3. The project copy and the stack config: Pulumi.sandbox.yaml plus what only exists on this machine.
 mkdir -p "$SANDBOX_PROJECT" "$SANDBOX_DIR/state"
