@@ -9,7 +9,11 @@ const common = {
 module.exports = {
   testTimeout: 120000,
   projects: [
-    { ...common, displayName: "unit", testMatch: ["<rootDir>/test/unit/**/*.test.ts", "<rootDir>/lib/**/*.test.ts"] },
+    {
+      ...common,
+      displayName: "unit",
+      testMatch: ["<rootDir>/test/unit/**/*.test.ts", "<rootDir>/lib/**/*.test.ts"],
+    },
     { ...common, displayName: "e2e", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },
   ],
 };

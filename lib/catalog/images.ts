@@ -35,7 +35,11 @@ export function catalogTag(image: ImageName, release: KarmadaRelease): string {
 }
 
 /** Resolves the full image reference `repository:tag` of one image. */
-export function resolveImage(image: ImageName, release: KarmadaRelease, settings: ImageSettings = {}): string {
+export function resolveImage(
+  image: ImageName,
+  release: KarmadaRelease,
+  settings: ImageSettings = {},
+): string {
   const upstream = upstreamRepository(image);
   const base = upstream.slice(upstream.lastIndexOf("/") + 1);
   const repository =

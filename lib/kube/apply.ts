@@ -9,7 +9,11 @@ export interface KubeObject {
   readonly [field: string]: unknown;
 }
 
-type KubeResourceClass = new (name: string, args: any, opts?: pulumi.CustomResourceOptions) => pulumi.CustomResource;
+type KubeResourceClass = new (
+  name: string,
+  args: any,
+  opts?: pulumi.CustomResourceOptions,
+) => pulumi.CustomResource;
 
 /**
  * Typed @pulumi/kubernetes classes for the built-in kinds we apply, so previews and policies see the
@@ -78,7 +82,11 @@ export interface ApplyOptions {
 }
 
 /** Applies each object as its own Pulumi resource (one resource per object, so previews diff per object). */
-export function applyObjects(prefix: string, objects: readonly KubeObject[], opts: ApplyOptions): pulumi.CustomResource[] {
+export function applyObjects(
+  prefix: string,
+  objects: readonly KubeObject[],
+  opts: ApplyOptions,
+): pulumi.CustomResource[] {
   return objects.map((obj) => {
     assertNotSecret(obj);
     const key = `${obj.apiVersion}/${obj.kind}`;
@@ -94,6 +102,10 @@ export function applyObjects(prefix: string, objects: readonly KubeObject[], opt
     if (Typed) {
       return new Typed(name, inputs, resourceOpts);
     }
-    return new k8s.apiextensions.CustomResource(name, inputs as k8s.apiextensions.CustomResourceArgs, resourceOpts);
+    return new k8s.apiextensions.CustomResource(
+      name,
+      inputs as k8s.apiextensions.CustomResourceArgs,
+      resourceOpts,
+    );
   });
 }

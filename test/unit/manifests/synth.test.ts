@@ -13,7 +13,9 @@ describe("synthesizeEstate (plain YAML for GitOps)", () => {
     expect(host[0]).toMatchObject({ kind: "Namespace", metadata: { name: "karmada-system" } });
     const kinds = host.map((o) => `${o.kind}/${o.metadata.name}`);
     expect(kinds.indexOf("StatefulSet/etcd")).toBeLessThan(kinds.indexOf("Deployment/karmada-apiserver"));
-    expect(kinds.indexOf("Deployment/karmada-apiserver")).toBeLessThan(kinds.indexOf("Deployment/karmada-controller-manager"));
+    expect(kinds.indexOf("Deployment/karmada-apiserver")).toBeLessThan(
+      kinds.indexOf("Deployment/karmada-controller-manager"),
+    );
     expect(kinds).toContain("Deployment/karmada-search");
     expect(host.filter((o) => o.kind === "Secret")).toEqual([]);
     expect(result.hostCluster).not.toMatch(/PRIVATE KEY/);
@@ -21,7 +23,9 @@ describe("synthesizeEstate (plain YAML for GitOps)", () => {
 
   it("lists every placeholder left for the user to fill", () => {
     const karmada = docs(result.karmadaApiServer);
-    expect(karmada.map((o) => o.kind)).toEqual(expect.arrayContaining(["APIService", "MutatingWebhookConfiguration", "ConfigMap"]));
+    expect(karmada.map((o) => o.kind)).toEqual(
+      expect.arrayContaining(["APIService", "MutatingWebhookConfiguration", "ConfigMap"]),
+    );
     const count = (result.karmadaApiServer.match(/@@karmada:[a-z-]+@@/g) ?? []).length;
     expect(result.placeholders.length).toBe(count);
   });
