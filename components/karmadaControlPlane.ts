@@ -125,7 +125,10 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     const namespace = this.hostNamespace(name, args, host);
     const secrets = createComponentSecrets(name, settings, files, { ...host, dependsOn: namespace });
     const workloads = hostWorkloadManifests(settings);
-    const apiServer = applyObjects(name, workloads.apiServer, { ...host, dependsOn: [...secrets, args.etcd] });
+    const apiServer = applyObjects(name, workloads.apiServer, {
+      ...host,
+      dependsOn: [...secrets, args.etcd],
+    });
     const aggregated = applyObjects(name, workloads.aggregatedApiServer, { ...host, dependsOn: apiServer });
 
     // inside karmada-apiserver, once it serves
@@ -183,7 +186,11 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     return applyObjects(name, [namespaceObject(this.settings.namespace)], host);
   }
 
-  private issueCertificates(name: string, pki: ControlPlanePkiConfig, settings: ControlPlaneSettings): IssuedPki {
+  private issueCertificates(
+    name: string,
+    pki: ControlPlanePkiConfig,
+    settings: ControlPlaneSettings,
+  ): IssuedPki {
     const certificates = controlPlaneCertificates(settings, { leafValidityHours: pki.leafValidityHours })
       // the etcd client identity is issued by the EtcdCluster, which owns the etcd CA
       .filter((spec) => spec.signer !== "etcd-ca");

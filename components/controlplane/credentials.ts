@@ -10,7 +10,10 @@ import { COMPONENT_PKI_FILES, KUBECONFIG_COMPONENTS, PkiFile } from "../../lib/p
 /** Looks up the content of a PKI file (control-plane PKI or, for etcd files, the EtcdCluster). */
 export type PkiFiles = (file: PkiFile) => pulumi.Output<string>;
 
-const MANAGED_BY = { "app.kubernetes.io/managed-by": "pulumi-karmada", "app.kubernetes.io/part-of": "karmada" };
+const MANAGED_BY = {
+  "app.kubernetes.io/managed-by": "pulumi-karmada",
+  "app.kubernetes.io/part-of": "karmada",
+};
 
 /** A component's kubeconfig for karmada-apiserver, with its own client identity (secret). */
 export function componentKubeconfig(
