@@ -96,7 +96,7 @@ const cases: [string, Partial<KarmadaControlPlaneArgs>, EtcdClusterArgs, RegExp]
     "unknown etcd mode",
     {},
     { mode: "bare" as any },
-    /invalid mode: unknown etcd mode "bare" \(allowed: inCluster, external\)/,
+    /invalid mode: unknown etcd mode "bare" \(allowed: inCluster, hosts, external\)/,
   ],
 ];
 
