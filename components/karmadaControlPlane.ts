@@ -1,13 +1,21 @@
+import * as command from "@pulumi/command";
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { ControlPlaneConfig } from "../lib/controlplane/config";
-import { resolveControlPlaneSettings } from "../lib/controlplane/defaults";
 import { externalApiServerUrl } from "../lib/controlplane/endpoint";
+import {
+  ControlPlaneHostsConfig,
+  ControlPlaneHostsSettings,
+  ControlPlaneMode,
+  hostsCertificates,
+  hostsKarmadaApiOptions,
+  resolveControlPlaneMode,
+} from "../lib/controlplane/hosts";
 import { ControlPlaneSettings } from "../lib/controlplane/settings";
-import { validateControlPlaneConfig } from "../lib/controlplane/validate";
 import { CrdSource } from "../lib/crds";
 import { applyObjects } from "../lib/kube/apply";
 import { kubeconfigOutput } from "../lib/kubeconfig";
+import { KarmadaApiObjectOptions } from "../lib/manifests/karmada";
 import { namespaceObject } from "../lib/manifests/namespace";
 import { hostWorkloadManifests } from "../lib/manifests/workloads";
 import { controlPlaneCertificates } from "../lib/pki/certificates";
@@ -15,7 +23,8 @@ import { CaSource, IssuedPki, issuePki } from "../lib/pki/issue";
 import { PkiFile } from "../lib/pki/layout";
 import { RotationSettings } from "../lib/pki/rotation";
 import { PkiFiles, createComponentSecrets } from "./controlplane/credentials";
-import { deployKarmadaApiObjects } from "./controlplane/karmadaApi";
+import { deployControlPlaneOnHosts } from "./controlplane/hosts";
+import { KarmadaApiResources, deployKarmadaApiObjects } from "./controlplane/karmadaApi";
 import { EtcdCluster } from "./etcdCluster";
 import { requireKubernetesProvider } from "./providers";
 
@@ -38,6 +47,14 @@ export interface ControlPlanePkiConfig {
 }
 
 export interface KarmadaControlPlaneArgs extends ControlPlaneConfig {
+  /**
+   * `containerized`: workloads on the host cluster of the `kubernetes` provider in resource options.
+   * `hosts`: binaries run as services on `hosts.machines` over SSH, behind `apiServer.externalEndpoint`.
+   * @default "containerized"
+   */
+  readonly mode?: ControlPlaneMode;
+  /** Machines, binaries and endpoints of hosts mode; required there, refused otherwise. */
+  readonly hosts?: ControlPlaneHostsConfig;
   /** The etcd Karmada stores its state in (any mode: inCluster, hosts, external). */
   readonly etcd: EtcdCluster;
   /** @default - generated CAs, 1-year leaves renewed a third of their validity early */
@@ -52,6 +69,18 @@ export interface KarmadaControlPlaneArgs extends ControlPlaneConfig {
   readonly protect?: boolean;
 }
 
+/** What either mode deployed, for the component's public fields. */
+interface Deployed {
+  readonly provider: k8s.Provider;
+  readonly karmadaApi: KarmadaApiResources;
+  readonly controllers: Promise<pulumi.Resource[]>;
+  readonly hostCommands?: Readonly<Record<string, command.remote.Command>>;
+  /** What finalizes Cluster objects (karmada-controller-manager), when known synchronously. */
+  readonly clusterFinalizers?: pulumi.Resource[];
+  /** What objects made through the Karmada provider wait for. @default karmadaApi.all */
+  readonly karmadaObjectsReady?: Promise<pulumi.Resource[]>;
+}
+
 /** Files the etcd cluster provides rather than the control-plane PKI. */
 const ETCD_FILES: Partial<Record<PkiFile, (etcd: EtcdCluster) => pulumi.Output<string>>> = {
   "etcd-ca.crt": (etcd) => etcd.caCertPem,
@@ -60,18 +89,26 @@ const ETCD_FILES: Partial<Record<PkiFile, (etcd: EtcdCluster) => pulumi.Output<s
 };
 
 /**
- * A Karmada control plane running as workloads on a host Kubernetes cluster (the cluster of the
- * `kubernetes` provider in resource options). Install order is the dependency graph:
- * certificates → Secrets → karmada-apiserver (after etcd) → aggregated apiserver → (through the
- * Karmada provider) namespaces → CRDs → webhooks / APIServices / RBAC / bootstrap → controllers.
+ * A Karmada control plane, either as workloads on a host Kubernetes cluster (`containerized`: the
+ * cluster of the `kubernetes` provider in resource options) or as services on machines over SSH
+ * (`hosts`). Both share the PKI, flags, CRD bundle and Karmada-side objects. Install order is the
+ * dependency graph: certificates → karmada-apiserver (after etcd; Secrets first when containerized) →
+ * (through the Karmada provider) namespaces → CRDs → aggregated apiserver (hosts: after the CRDs) →
+ * webhooks / APIServices / RBAC / bootstrap → controllers.
  *
  * Child names: PKI `${name}-karmada-ca`, `${name}-front-proxy-ca`, `${name}-<leaf>-cert`, `${name}-sa-key`;
- * Secrets `${name}-<component>-cert|config`, `${name}-admin-config`; provider `${name}-karmada`; one
- * resource per Kubernetes object `${name}-<kind>-[<namespace>-]<name>`.
+ * provider `${name}-karmada`; one resource per Kubernetes object `${name}-<kind>-[<namespace>-]<name>`.
+ * Containerized: Secrets `${name}-<component>-cert|config`. Hosts: commands `${name}-<host>-preflight`,
+ * `${name}-<host>-install-<component>`, `${name}-<host>-pki-<component>`, `${name}-<host>-<component>`.
  */
 export class KarmadaControlPlane extends pulumi.ComponentResource {
+  public readonly mode: ControlPlaneMode;
   /** Resolved settings everything was computed from. */
   public readonly settings: ControlPlaneSettings;
+  /** Resolved hosts-mode settings (hosts mode only). */
+  public readonly hostsSettings?: ControlPlaneHostsSettings;
+  /** The remote commands by plan id, e.g. `cp1-karmada-scheduler` (hosts mode only). */
+  public readonly hostCommands?: Readonly<Record<string, command.remote.Command>>;
   /** Admin kubeconfig (system:admin / system:masters) for the external endpoint; secret. */
   public readonly adminKubeconfig: pulumi.Output<string>;
   /** URL of karmada-apiserver handed to users and members. */
@@ -87,25 +124,33 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
   public readonly karmadaProvider: k8s.Provider;
   /** Expiry (RFC 3339) of every leaf certificate, by id. */
   public readonly certificateExpiry: pulumi.Output<Record<string, string>>;
-  /** Resolves when every object inside karmada-apiserver is registered (CRDs load asynchronously). */
+  /**
+   * What objects made through the Karmada provider depend on: every object of the control plane
+   * inside karmada-apiserver (CRDs load asynchronously) and, on hosts, the controllers and webhook.
+   */
   public readonly karmadaObjectsReady: Promise<pulumi.Resource[]>;
   /** Resolves when the controllers are registered (they wait for the CRDs). */
   public readonly controllersReady: Promise<pulumi.Resource[]>;
-  /** The APIService that serves `cluster.karmada.io`; Cluster objects must depend on it. */
+  /**
+   * What Cluster objects must depend on: the APIService that serves `cluster.karmada.io` and, on
+   * hosts, the controllers — so that removing a member deletes its Cluster while
+   * karmada-controller-manager still runs to finalize it.
+   */
   public readonly clusterApiReady: pulumi.Resource[];
 
   constructor(name: string, args: KarmadaControlPlaneArgs, opts: pulumi.ComponentResourceOptions = {}) {
     super("karmada:index:KarmadaControlPlane", name, {}, { ...opts, protect: args.protect ?? opts.protect });
 
     // defaults → validation (nothing is registered if this throws)
-    validateControlPlaneConfig(args);
-    const settings = resolveControlPlaneSettings(name, args, { endpoints: args.etcd.clientUrls });
+    const { mode, settings, hosts } = resolveControlPlaneMode(name, args, args.etcd.clientUrls);
+    const hostProvider = hosts ? undefined : requireKubernetesProvider(this, "KarmadaControlPlane");
+    this.mode = mode;
     this.settings = settings;
-    const hostProvider = requireKubernetesProvider(this, "KarmadaControlPlane");
+    this.hostsSettings = hosts;
     this.apiEndpoint = externalApiServerUrl(settings);
 
-    // certificates
-    const pki = this.issueCertificates(name, args.pki ?? {}, settings);
+    // certificates: one table for both modes, plus the host addresses on hosts
+    const pki = this.issueCertificates(name, args.pki ?? {}, settings, hosts);
     const files: PkiFiles = (file) => ETCD_FILES[file]?.(args.etcd) ?? pki.file(file);
     this.caCertPem = pki.file("ca.crt");
     this.caKeyPem = pki.files.includes("ca.key") ? pki.file("ca.key") : undefined;
@@ -120,7 +165,61 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
       contextName: "karmada-apiserver",
     });
 
-    // host cluster: namespace → Secrets → apiserver (after etcd) → aggregated apiserver
+    const deployed = hosts
+      ? this.deployOnHosts(name, args, hosts, files)
+      : this.deployContainerized(name, args, hostProvider!, files);
+    this.karmadaProvider = deployed.provider;
+    this.karmadaObjectsReady = deployed.karmadaObjectsReady ?? deployed.karmadaApi.all;
+    this.clusterApiReady = [...deployed.karmadaApi.apiServices, ...(deployed.clusterFinalizers ?? [])];
+    this.controllersReady = deployed.controllers;
+    this.hostCommands = deployed.hostCommands;
+
+    this.registerOutputs({
+      adminKubeconfig: this.adminKubeconfig,
+      apiEndpoint: this.apiEndpoint,
+      caCertPem: this.caCertPem,
+      certificateExpiry: this.certificateExpiry,
+    });
+  }
+
+  /** The provider for karmada-apiserver (external endpoint, admin identity), usable once `dependsOn` is. */
+  private karmadaProviderAfter(name: string, dependsOn: pulumi.Resource[]): k8s.Provider {
+    return new k8s.Provider(
+      `${name}-karmada`,
+      {
+        kubeconfig: this.adminKubeconfig,
+        // a computed kubeconfig must not replace the provider (and with it every Karmada object)
+        clusterIdentifier: `karmada-${name}`,
+        deleteUnreachable: true,
+      },
+      { parent: this, dependsOn },
+    );
+  }
+
+  /** The objects inside karmada-apiserver, the same for both modes but for webhook URL and API backends. */
+  private karmadaSide(
+    name: string,
+    args: KarmadaControlPlaneArgs,
+    provider: k8s.Provider,
+    options: KarmadaApiObjectOptions,
+    aggregated: pulumi.Resource[],
+  ): KarmadaApiResources {
+    const crds = args.crds ?? { kind: "release" };
+    const inputs = { caCertPem: this.caCertPem, apiServerUrl: this.apiEndpoint, crds, options };
+    return deployKarmadaApiObjects(name, this, provider, this.settings, inputs, aggregated);
+  }
+
+  /**
+   * Containerized: namespace → Secrets → apiserver Deployment (after etcd) → aggregated apiserver →
+   * (Karmada provider) Karmada-side objects → controllers.
+   */
+  private deployContainerized(
+    name: string,
+    args: KarmadaControlPlaneArgs,
+    hostProvider: pulumi.ProviderResource,
+    files: PkiFiles,
+  ): Deployed {
+    const settings = this.settings;
     const host = { parent: this, provider: hostProvider };
     const namespace = this.hostNamespace(name, args, host);
     const secrets = createComponentSecrets(name, settings, files, { ...host, dependsOn: namespace });
@@ -130,45 +229,56 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
       dependsOn: [...secrets, args.etcd],
     });
     const aggregated = applyObjects(name, workloads.aggregatedApiServer, { ...host, dependsOn: apiServer });
-
-    // inside karmada-apiserver, once it serves
-    this.karmadaProvider = new k8s.Provider(
-      `${name}-karmada`,
-      {
-        kubeconfig: this.adminKubeconfig,
-        // a computed kubeconfig must not replace the provider (and with it every Karmada object)
-        clusterIdentifier: `karmada-${name}`,
-        deleteUnreachable: true,
-      },
-      { parent: this, dependsOn: apiServer },
-    );
-    const karmadaApi = deployKarmadaApiObjects(
+    const provider = this.karmadaProviderAfter(name, apiServer);
+    const karmadaApi = this.karmadaSide(
       name,
-      this,
-      this.karmadaProvider,
-      settings,
-      {
-        caCertPem: this.caCertPem,
-        apiServerUrl: this.apiEndpoint,
-        crds: args.crds ?? { kind: "release" },
-        options: { pullModeBootstrap: args.pullModeBootstrap },
-      },
+      args,
+      provider,
+      { pullModeBootstrap: args.pullModeBootstrap },
       aggregated,
     );
-    this.karmadaObjectsReady = karmadaApi.all;
-    this.clusterApiReady = karmadaApi.apiServices;
-
     // controllers last: they need the CRDs, webhooks and APIs in place
-    this.controllersReady = karmadaApi.all.then((ready) =>
+    const controllers = karmadaApi.all.then((ready) =>
       applyObjects(name, workloads.controllers, { ...host, dependsOn: [...aggregated, ...ready] }),
     );
+    return { provider, karmadaApi, controllers };
+  }
 
-    this.registerOutputs({
-      adminKubeconfig: this.adminKubeconfig,
-      apiEndpoint: this.apiEndpoint,
-      caCertPem: this.caCertPem,
-      certificateExpiry: this.certificateExpiry,
-    });
+  /**
+   * Hosts: commands per host and component (lib/controlplane/hosts/plan.ts); karmada-apiserver healthy
+   * on every host (after etcd) → Karmada provider → namespaces, CRDs → aggregated API servers →
+   * APIServices, webhooks, RBAC → controllers and karmada-webhook.
+   */
+  private deployOnHosts(
+    name: string,
+    args: KarmadaControlPlaneArgs,
+    hosts: ControlPlaneHostsSettings,
+    files: PkiFiles,
+  ): Deployed {
+    let provider: k8s.Provider | undefined;
+    const options = hostsKarmadaApiOptions(this.settings, hosts, args.pullModeBootstrap);
+    const onHosts = deployControlPlaneOnHosts(
+      name,
+      this,
+      this.settings,
+      hosts,
+      files,
+      [args.etcd],
+      (core, aggregated) => {
+        provider = this.karmadaProviderAfter(name, core);
+        return this.karmadaSide(name, args, provider, options, aggregated);
+      },
+    );
+    return {
+      provider: provider!,
+      karmadaApi: onHosts.karmadaApi,
+      controllers: Promise.resolve(onHosts.services.controllers),
+      hostCommands: onHosts.commands,
+      clusterFinalizers: onHosts.services.controllers,
+      // members' and users' objects also wait for karmada-webhook (webhooks fail closed) and the
+      // controllers — and on destroy go first, while the controllers still finalize them
+      karmadaObjectsReady: onHosts.karmadaApi.all.then((all) => [...all, ...onHosts.services.controllers]),
+    };
   }
 
   /**
@@ -190,10 +300,12 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     name: string,
     pki: ControlPlanePkiConfig,
     settings: ControlPlaneSettings,
+    hosts: ControlPlaneHostsSettings | undefined,
   ): IssuedPki {
-    const certificates = controlPlaneCertificates(settings, { leafValidityHours: pki.leafValidityHours })
+    const table = controlPlaneCertificates(settings, { leafValidityHours: pki.leafValidityHours })
       // the etcd client identity is issued by the EtcdCluster, which owns the etcd CA
       .filter((spec) => spec.signer !== "etcd-ca");
+    const certificates = hosts ? hostsCertificates(table, hosts) : table;
     return issuePki({
       name,
       parent: this,

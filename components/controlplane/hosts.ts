@@ -1,0 +1,155 @@
+/**
+ * Hosts mode of KarmadaControlPlane: every enabled component as a service on each machine, one
+ * `remote.Command` per planned step (lib/controlplane/hosts/plan.ts), wired into the install order:
+ * etcd → karmada-apiserver and kube-controller-manager (host by host, health-checked) → [Karmada
+ * provider, namespaces, CRDs] → aggregated API servers → [APIServices, webhooks, RBAC] → controllers
+ * and karmada-webhook. `destroy` runs it backwards, so garbage collection and namespace finalization
+ * (kube-controller-manager) outlive every object inside Karmada.
+ */
+import * as command from "@pulumi/command";
+import * as pulumi from "@pulumi/pulumi";
+import { ControlPlaneComponent } from "../../lib/controlplane/flags-ports";
+import {
+  ControlPlaneHostCommand,
+  ControlPlaneHostsSettings,
+  ControlPlanePhase,
+  planControlPlaneHosts,
+  serviceScript,
+} from "../../lib/controlplane/hosts";
+import { ControlPlaneSettings } from "../../lib/controlplane/settings";
+import { hostConnection } from "../../lib/hosts/connection";
+import { remoteInvocation } from "../../lib/hosts/script";
+import { PkiFiles } from "./credentials";
+import { KarmadaApiResources } from "./karmadaApi";
+import { HostComponentFiles, hostComponentFiles } from "./hostsFiles";
+
+/** Resources to wait for, known now or once the Karmada-side objects are registered. */
+export type Prerequisites = pulumi.Resource[] | Promise<pulumi.Resource[]>;
+
+/**
+ * Registers the objects inside karmada-apiserver once given the core commands (karmada-apiserver and
+ * kube-controller-manager: the Karmada provider depends on them) and the aggregated API servers' (the
+ * APIServices depend on them).
+ */
+export type KarmadaSide = (core: pulumi.Resource[], aggregated: pulumi.Resource[]) => KarmadaApiResources;
+
+/** The commands of a control plane on hosts. */
+export interface ControlPlaneOnHosts {
+  /** Every command by plan id (`cp1-preflight`, `cp1-install-karmada-scheduler`, `cp1-karmada-scheduler`, …). */
+  readonly commands: Readonly<Record<string, command.remote.Command>>;
+  /** The service commands of each phase: each completes once its component is healthy on its host. */
+  readonly services: Readonly<Record<ControlPlanePhase, command.remote.Command[]>>;
+  /** What `karmadaSide` registered. */
+  readonly karmadaApi: KarmadaApiResources;
+}
+
+/** A promise resolved later: the later phases wait for objects registered after them. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: Promise<T>) => void } {
+  let resolve!: (value: Promise<T>) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/**
+ * Inputs of a `remote.Command`. `update` = `create`: scripts are idempotent, so a changed script
+ * re-runs in place instead of replacing (and first deleting) what runs on the host. The previous run's
+ * output is not handed to the next one: scripts decide from what they find on the host.
+ */
+export function hostCommandArgs(
+  connection: command.remote.CommandArgs["connection"],
+  create: pulumi.Input<string>,
+  remove: pulumi.Input<string> | undefined,
+  stdin: pulumi.Input<string> | undefined,
+): command.remote.CommandArgs {
+  return { connection, create, update: create, delete: remove, stdin, addPreviousOutputInEnv: false };
+}
+
+const fileKey = (host: string, component: ControlPlaneComponent) => `${host}/${component}`;
+
+/**
+ * Registers the commands and, through `karmadaSide`, the objects inside karmada-apiserver, in the
+ * order: etcd → karmada-apiserver, kube-controller-manager → CRDs → aggregated API servers → every
+ * Karmada-side object → controllers. The graph's shape depends only on the host list and the
+ * enabled components; certificate fingerprints only fill in script text, so a reissued certificate
+ * updates the commands of the component that uses it and nothing else.
+ */
+export function deployControlPlaneOnHosts(
+  name: string,
+  parent: pulumi.Resource,
+  cp: ControlPlaneSettings,
+  settings: ControlPlaneHostsSettings,
+  files: PkiFiles,
+  etcd: pulumi.Resource[],
+  karmadaSide: KarmadaSide,
+): ControlPlaneOnHosts {
+  const crds = deferred<pulumi.Resource[]>();
+  const karmadaObjects = deferred<pulumi.Resource[]>();
+  const after: Record<ControlPlanePhase, Prerequisites> = {
+    core: etcd,
+    // so that a release upgrade lands the CRDs before Karmada's own API servers restart
+    aggregated: crds.promise,
+    controllers: karmadaObjects.promise,
+  };
+  const componentFiles = new Map<string, HostComponentFiles>();
+  for (const host of settings.machines) {
+    for (const component of settings.components) {
+      componentFiles.set(fileKey(host.name, component), hostComponentFiles(cp, host, component, files));
+    }
+  }
+  // The plan gives the graph; service scripts are rendered per command from their own component's
+  // fingerprint only, so a reissued certificate leaves every other script known and unchanged in
+  // previews.
+  const plan = planControlPlaneHosts(cp, settings, () => "");
+  const hosts = new Map(settings.machines.map((m) => [m.name, m]));
+  const commands: Record<string, command.remote.Command> = {};
+  const services: Record<ControlPlanePhase, command.remote.Command[]> = {
+    core: [],
+    aggregated: [],
+    controllers: [],
+  };
+
+  const prerequisites = (planned: ControlPlaneHostCommand): Prerequisites => {
+    const own = planned.dependsOn.map((id) => commands[id]);
+    if (!planned.phase) return own;
+    const phase = planned.phase;
+    // controllers also wait for every host's aggregated API servers: read once all are registered
+    return Promise.resolve(after[phase]).then((ready) => [
+      ...own,
+      ...(phase === "controllers" ? services.aggregated : []),
+      ...ready,
+    ]);
+  };
+
+  plan.forEach((planned) => {
+    const host = hosts.get(planned.host)!;
+    const own = planned.component ? componentFiles.get(fileKey(planned.host, planned.component)) : undefined;
+    const create =
+      planned.kind === "service"
+        ? own!.fingerprint.apply((fp) =>
+            remoteInvocation(serviceScript(cp, settings, host, planned.component!, fp)),
+          )
+        : remoteInvocation(planned.create);
+    const created = new command.remote.Command(
+      `${name}-${planned.id}`,
+      hostCommandArgs(
+        hostConnection(host),
+        create,
+        planned.delete ? remoteInvocation(planned.delete) : undefined,
+        planned.secretStdin ? own!.bundle : undefined,
+      ),
+      {
+        parent,
+        dependsOn: prerequisites(planned),
+        // the old delete (stop the service, remove files) must not run after the new create
+        deleteBeforeReplace: true,
+        additionalSecretOutputs: planned.secretStdin ? ["stdout", "stderr"] : [],
+      },
+    );
+    commands[planned.id] = created;
+    if (planned.kind === "service") services[planned.phase!].push(created);
+  });
+  const karmadaApi = karmadaSide(services.core, services.aggregated);
+  crds.resolve(karmadaApi.crds);
+  karmadaObjects.resolve(karmadaApi.all);
+  return { commands, services, karmadaApi };
+}

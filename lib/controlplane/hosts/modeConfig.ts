@@ -1,0 +1,126 @@
+import { resolveHost } from "../../hosts/spec";
+import { check, ConfigError, show } from "../../validation/errors";
+import { ComponentConfig, ControlPlaneConfig } from "../config";
+import { resolveControlPlaneSettings } from "../defaults";
+import { ControlPlaneSettings } from "../settings";
+import { validateControlPlaneConfig } from "../validate";
+import { ControlPlaneHostsConfig } from "./config";
+import { ControlPlaneHostsSettings, resolveControlPlaneHostsSettings } from "./settings";
+
+/** Per-component settings that describe pods; on hosts one process runs per machine instead. */
+const POD_ONLY_FIELDS: readonly (keyof ComponentConfig)[] = [
+  "replicas",
+  "image",
+  "imagePullPolicy",
+  "resources",
+  "labels",
+  "annotations",
+  "priorityClassName",
+];
+
+/** apiServer settings that describe the host-cluster Service. */
+const SERVICE_ONLY_FIELDS = ["serviceType", "nodePort", "loadBalancerClass", "serviceAnnotations"] as const;
+
+/**
+ * The control-plane configuration as hosts mode reads it: settings that only make sense for pods or the
+ * host-cluster Service are refused (naming the field), and `apiServer.externalEndpoint` — what clients,
+ * members and the Karmada provider dial — defaults to the only machine's address. With several machines
+ * it is required: a VIP, load balancer or DNS name in front of them.
+ */
+export function hostsModeControlPlaneConfig(
+  config: ControlPlaneConfig,
+  hosts: ControlPlaneHostsConfig | undefined,
+): ControlPlaneConfig {
+  check(
+    hosts !== undefined && hosts !== null,
+    "hosts",
+    "is required in hosts mode",
+    "{ machines: [...], binaries: {...} }",
+  );
+  check(
+    Array.isArray(hosts.machines) && hosts.machines.length > 0,
+    "hosts.machines",
+    "must list at least one host",
+  );
+  for (const [key, component] of Object.entries(config.components ?? {})) {
+    for (const field of POD_ONLY_FIELDS) {
+      if (component?.[field] !== undefined) {
+        throw new ConfigError(
+          `components.${key}.${field}`,
+          "does not apply in hosts mode: one process runs on each of hosts.machines",
+          'mode "containerized" for pod settings',
+        );
+      }
+    }
+  }
+  for (const field of SERVICE_ONLY_FIELDS) {
+    if (config.apiServer?.[field] !== undefined) {
+      throw new ConfigError(
+        `apiServer.${field}`,
+        "does not apply in hosts mode: there is no host-cluster Service",
+        "apiServer.externalEndpoint for the VIP or DNS name in front of the hosts",
+      );
+    }
+  }
+  check(config.images === undefined, "images", "does not apply in hosts mode (no images)", "hosts.binaries");
+  const external = config.apiServer?.externalEndpoint;
+  if (external === undefined) {
+    check(
+      hosts.machines.length === 1,
+      "apiServer.externalEndpoint",
+      `is required with ${hosts.machines.length} control-plane hosts: clients and members need one address in front of them`,
+      "a VIP, load balancer or DNS name, e.g. karmada.example.com:5443",
+    );
+  }
+  // validated here so a bad address is reported as the machine's, not as the endpoint's
+  const first = external ?? resolveHost(hosts.machines[0], "hosts.machines[0]").address;
+  return {
+    ...config,
+    apiServer: { ...config.apiServer, externalEndpoint: first },
+  };
+}
+
+/** Where a control plane's processes run. */
+export const CONTROL_PLANE_MODES = ["containerized", "hosts"] as const;
+export type ControlPlaneMode = (typeof CONTROL_PLANE_MODES)[number];
+
+/** A control plane's configuration resolved for its mode. */
+export interface ResolvedControlPlaneMode {
+  readonly mode: ControlPlaneMode;
+  readonly settings: ControlPlaneSettings;
+  /** Present in hosts mode. */
+  readonly hosts?: ControlPlaneHostsSettings;
+}
+
+/**
+ * Mode selection, validation and defaults of a control plane in one step (nothing is registered when
+ * it throws): containerized configurations go through as they are; hosts mode first adapts the
+ * configuration ({@link hostsModeControlPlaneConfig}), then resolves the hosts section.
+ */
+export function resolveControlPlaneMode(
+  name: string,
+  config: ControlPlaneConfig & { readonly mode?: ControlPlaneMode; readonly hosts?: ControlPlaneHostsConfig },
+  etcdEndpoints: readonly string[],
+): ResolvedControlPlaneMode {
+  const mode = config.mode ?? "containerized";
+  check(
+    CONTROL_PLANE_MODES.includes(mode),
+    "mode",
+    `unknown mode ${show(mode)}`,
+    CONTROL_PLANE_MODES.join(", "),
+  );
+  check(
+    mode === "hosts" || config.hosts === undefined,
+    "hosts",
+    'only applies to mode "hosts"',
+    'mode: "hosts"',
+  );
+  const adapted = mode === "hosts" ? hostsModeControlPlaneConfig(config, config.hosts) : config;
+  validateControlPlaneConfig(adapted);
+  const settings = resolveControlPlaneSettings(name, adapted, { endpoints: etcdEndpoints });
+  return {
+    mode,
+    settings,
+    hosts: mode === "hosts" ? resolveControlPlaneHostsSettings(config.hosts!, settings) : undefined,
+  };
+}

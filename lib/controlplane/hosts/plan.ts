@@ -1,0 +1,123 @@
+import { ResolvedHost } from "../../hosts/spec";
+import { ControlPlaneComponent } from "../flags-ports";
+import { ControlPlaneSettings } from "../settings";
+import { installScript, uninstallScript } from "./installScript";
+import { pkiRemoveScript, pkiScript } from "./pkiScript";
+import { preflightScript } from "./preflightScript";
+import { serviceRemoveScript, serviceScript } from "./serviceScript";
+import { ControlPlaneHostsSettings, ControlPlanePhase, componentPhase } from "./settings";
+
+/** What a command does. */
+export type HostCommandKind = "preflight" | "install" | "pki" | "service";
+
+/**
+ * One remote command of a control plane on hosts; the Pulumi wiring turns each into a `remote.Command`
+ * named `<control plane>-<id>`, the test bed runs the same scripts over SSH.
+ */
+export interface ControlPlaneHostCommand {
+  /** Stable id, unique in the plan: `<host>-preflight`, `<host>-install-<component>`, `<host>-pki-<component>`, `<host>-<component>`. */
+  readonly id: string;
+  readonly host: string;
+  readonly kind: HostCommandKind;
+  /** The component it installs, configures or runs (absent for preflight). */
+  readonly component?: ControlPlaneComponent;
+  /**
+   * When service commands may run, relative to the objects inside karmada-apiserver: `core` first
+   * (after etcd), `aggregated` after the CRDs, `controllers` after every Karmada-side object.
+   * Preflight, install and pki commands have no such prerequisite.
+   */
+  readonly phase?: ControlPlanePhase;
+  /** Script run on create and on update (every script is idempotent). */
+  readonly create: string;
+  /** Script run when the command is deleted. */
+  readonly delete?: string;
+  /** Stdin carries the component's certificates, keys and kubeconfig (secret). */
+  readonly secretStdin: boolean;
+  /** Ids of commands of this plan that must complete first. */
+  readonly dependsOn: readonly string[];
+}
+
+/** Ids of a host's commands. */
+export const commandIds = {
+  preflight: (host: string) => `${host}-preflight`,
+  install: (host: string, component: ControlPlaneComponent) => `${host}-install-${component}`,
+  pki: (host: string, component: ControlPlaneComponent) => `${host}-pki-${component}`,
+  service: (host: string, component: ControlPlaneComponent) => `${host}-${component}`,
+};
+
+/**
+ * The command graph of a control plane on hosts. Per host: preflight → per component install and pki
+ * (in parallel) → service, karmada-apiserver's first. A component's services roll host by host in `machines` order — each waits
+ * for the previous host's to be healthy — so a version or flag change restarts one host at a time, and
+ * a change to one component re-runs only that component's commands. `filesFingerprint(host,
+ * component)` is the fingerprint of the component's certificates (see `publicFilesFingerprint`).
+ * Pure: the structure depends only on the host list and the enabled components.
+ */
+export function planControlPlaneHosts(
+  cp: ControlPlaneSettings,
+  settings: ControlPlaneHostsSettings,
+  filesFingerprint: (host: string, component: ControlPlaneComponent) => string,
+): ControlPlaneHostCommand[] {
+  const commands: ControlPlaneHostCommand[] = [];
+  const previous = new Map<ControlPlaneComponent, string>();
+  const byHost = (host: ResolvedHost) => {
+    const preflight = commandIds.preflight(host.name);
+    commands.push({
+      id: preflight,
+      host: host.name,
+      kind: "preflight",
+      create: preflightScript(cp, settings, host),
+      secretStdin: false,
+      dependsOn: [],
+    });
+    for (const component of settings.components) {
+      const install = commandIds.install(host.name, component);
+      const pki = commandIds.pki(host.name, component);
+      const service = commandIds.service(host.name, component);
+      commands.push(
+        {
+          id: install,
+          host: host.name,
+          kind: "install",
+          component,
+          create: installScript(settings, host, component),
+          delete: uninstallScript(settings, host, component),
+          secretStdin: false,
+          dependsOn: [preflight],
+        },
+        {
+          id: pki,
+          host: host.name,
+          kind: "pki",
+          component,
+          create: pkiScript(settings, host, component),
+          delete: pkiRemoveScript(settings, host, component),
+          secretStdin: true,
+          dependsOn: [preflight],
+        },
+        {
+          id: service,
+          host: host.name,
+          kind: "service",
+          component,
+          phase: componentPhase(component),
+          create: serviceScript(cp, settings, host, component, filesFingerprint(host.name, component)),
+          delete: serviceRemoveScript(cp, settings, host, component),
+          secretStdin: false,
+          dependsOn: [
+            install,
+            pki,
+            // the host's components talk to the host's karmada-apiserver
+            ...(component === "karmada-apiserver"
+              ? []
+              : [commandIds.service(host.name, "karmada-apiserver")]),
+            ...(previous.has(component) ? [previous.get(component)!] : []),
+          ],
+        },
+      );
+      previous.set(component, service);
+    }
+  };
+  settings.machines.forEach(byHost);
+  return commands;
+}

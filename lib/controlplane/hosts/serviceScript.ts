@@ -1,0 +1,154 @@
+import { createHash } from "crypto";
+import { renderScript } from "../../hosts/script";
+import { serviceCommands } from "../../hosts/serviceRunner";
+import { shq } from "../../hosts/shell";
+import { ResolvedHost } from "../../hosts/spec";
+import { ControlPlaneComponent } from "../flags-ports";
+import { ControlPlaneSettings } from "../settings";
+import { reportedVersionCommand } from "./binaries";
+import { fingerprintFiles } from "./bundle";
+import { HOST_FUNCTIONS, healthProbe } from "./functions";
+import { componentHostFiles } from "./layout";
+import { ControlPlaneHostsSettings } from "./settings";
+import { serviceSpec } from "./serviceSpec";
+
+/** `host port` pairs of the etcd client URLs, for a reachability check before karmada-apiserver starts. */
+function etcdTargets(cp: ControlPlaneSettings): [string, number][] {
+  return cp.etcd.endpoints.map((endpoint) => {
+    const url = new URL(endpoint);
+    return [url.hostname.replace(/^\[(.*)\]$/, "$1"), Number(url.port || 2379)];
+  });
+}
+
+/**
+ * Runs one component on one host and proves it healthy there:
+ * 1. the binary is the version asked for and the certificates are the ones Pulumi issued
+ *    (`filesFingerprint`); naming both makes this script — and so the Pulumi command — change
+ *    whenever the version, binary source or a certificate changes;
+ * 2. the unit is written; the process is (re)started only when its binary, command line or files
+ *    changed since it was started (fingerprint kept in the component's directory), else left alone;
+ * 3. its readiness endpoint on this host answers within `healthTimeoutSeconds`, else the step fails
+ *    with the last lines of its log.
+ */
+export function serviceScript(
+  cp: ControlPlaneSettings,
+  settings: ControlPlaneHostsSettings,
+  host: ResolvedHost,
+  component: ControlPlaneComponent,
+  filesFingerprint: string,
+): string {
+  const files = componentHostFiles(settings, host, component);
+  const spec = serviceSpec(cp, settings, host, component);
+  const service = serviceCommands(settings.serviceManager, spec, host.root);
+  const publicFiles = fingerprintFiles(component).map((f) => shq(`${files.pkiDir}/${f}`));
+  const execHash = createHash("sha256").update(spec.exec.join("\n")).digest("hex");
+  const probe = healthProbe(component, cp, host, files);
+  const logTail =
+    settings.serviceManager === "systemd"
+      ? `{ journalctl -u ${shq(`${files.service}.service`)} -n 20 --no-pager 2>/dev/null || true; } >&2`
+      : `{ tail -n 20 ${shq(files.logFile)} 2>/dev/null || true; } >&2`;
+  const binary = settings.binaries[component]!;
+  const source =
+    binary.artifact.kind === "url"
+      ? `${binary.artifact.url} (sha256 ${binary.artifact.sha256})`
+      : binary.artifact.path;
+  const etcdCheck = etcdTargets(cp)
+    .map(([address, port]) => `pk_port_open ${shq(address)} ${port} && reachable=yes`)
+    .join("\n");
+  return renderScript({
+    host: host.name,
+    purpose: `run ${component}`,
+    functions: [HOST_FUNCTIONS],
+    steps: [
+      {
+        name: `check-${component}-binary`,
+        body: [
+          `echo ${shq(`${component} runs ${binary.file} ${binary.version} from ${source}`)}`,
+          reportedVersionCommand(binary.family, files.bin),
+          `if [ "\${reported}" != ${shq(binary.version)} ]; then`,
+          `  pk_fail "${files.bin} reports version \${reported:-unknown}, expected ${binary.version}: its install command has not run"`,
+          `fi`,
+        ].join("\n"),
+      },
+      {
+        name: `check-${component}-files`,
+        body: [
+          `actual=$(cat ${publicFiles.join(" ")} | sha256sum | cut -d' ' -f1)`,
+          `if [ "\${actual}" != ${shq(filesFingerprint)} ]; then`,
+          `  pk_fail "certificates in ${files.pkiDir} differ from the ones issued for this run: they were changed on the host"`,
+          `fi`,
+        ].join("\n"),
+      },
+      ...(component === "karmada-apiserver"
+        ? [
+            {
+              name: "check-etcd-reachable",
+              body: [
+                `reachable=no`,
+                etcdCheck,
+                `[ "\${reachable}" = yes ] || pk_fail ${shq(`no etcd endpoint is reachable from ${host.name}: ${cp.etcd.endpoints.join(", ")}`)}`,
+              ].join("\n"),
+            },
+          ]
+        : []),
+      {
+        name: `start-${component}`,
+        body: [
+          service.install,
+          `wanted=$( { sha256sum ${shq(files.bin)} | cut -d' ' -f1; echo ${shq(execHash)}; echo ${shq(filesFingerprint)}; } | sha256sum | cut -d' ' -f1)`,
+          `applied=$(cat ${shq(files.appliedFile)} 2>/dev/null || true)`,
+          `if ${service.isActive}; then`,
+          `  if [ "\${service_changed}" = yes ] || [ "\${wanted}" != "\${applied}" ]; then`,
+          `    echo "restarting ${component}: binary, flags or certificates changed"`,
+          service.restart.replace(/^/gm, "    "),
+          `  else`,
+          `    echo "${component} already runs this binary, flags and certificates"`,
+          `  fi`,
+          `else`,
+          service.start.replace(/^/gm, "  "),
+          `fi`,
+          `printf '%s\\n' "\${wanted}" > ${shq(files.appliedFile)}`,
+        ].join("\n"),
+      },
+      {
+        name: `wait-${component}-healthy`,
+        body: [
+          `deadline=$((SECONDS + ${settings.healthTimeoutSeconds}))`,
+          `until pk_probe ${probe.args}; do`,
+          `  if [ "\${SECONDS}" -ge "\${deadline}" ]; then`,
+          `    ${logTail}`,
+          `    pk_fail ${shq(`${component} is not healthy at ${probe.url} after ${settings.healthTimeoutSeconds}s (log above)`)}`,
+          `  fi`,
+          `  sleep 1`,
+          `done`,
+          `echo ${shq(`${component} healthy at ${probe.url}`)}`,
+        ].join("\n"),
+      },
+    ],
+  });
+}
+
+/** Stops the component and removes its unit (the binary and files go with their own commands). */
+export function serviceRemoveScript(
+  cp: ControlPlaneSettings,
+  settings: ControlPlaneHostsSettings,
+  host: ResolvedHost,
+  component: ControlPlaneComponent,
+): string {
+  const files = componentHostFiles(settings, host, component);
+  const service = serviceCommands(
+    settings.serviceManager,
+    serviceSpec(cp, settings, host, component),
+    host.root,
+  );
+  return renderScript({
+    host: host.name,
+    purpose: `stop ${component}`,
+    steps: [
+      {
+        name: `stop-${component}`,
+        body: `${service.remove}\nrm -f ${shq(files.appliedFile)}\necho "${component} stopped"`,
+      },
+    ],
+  });
+}

@@ -1,0 +1,210 @@
+/**
+ * KarmadaControlPlane in hosts mode under recording mocks: which commands exist, what they depend on
+ * (certs → etcd → apiserver → CRDs/APIService/webhooks → controllers, host by host), that secrets stay
+ * secret, and that changing one component touches only that component's commands.
+ */
+import { KarmadaControlPlane } from "../../../components/karmadaControlPlane";
+import { CORE_COMPONENTS } from "../../../lib/catalog/components";
+import { ConfigError } from "../../../lib/validation/errors";
+import { kubeObjects } from "../../support/estate";
+import { Registration, find, isSecret } from "../../support/mocks";
+import { SSH_KEY, buildHostsEstate, hostsConfig } from "./hostsFixtures";
+
+const COMMAND = "command:remote:Command";
+const isCrd = (r: Registration) => r.type === "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition";
+const commands = (records: Registration[]) =>
+  new Map(records.filter((r) => r.type === COMMAND).map((r) => [r.name, r]));
+
+describe("KarmadaControlPlane (hosts) graph", () => {
+  let records: Registration[];
+  let controlPlane: KarmadaControlPlane;
+  let cmds: Map<string, Registration>;
+  const deps = (r: Registration) => {
+    const byUrn = new Map(records.map((x) => [x.urn, x]));
+    return r.dependencies.map((u) => byUrn.get(u)!).filter(Boolean);
+  };
+  const cmd = (id: string) => {
+    const hit = cmds.get(`karmada-${id}`);
+    if (!hit) throw new Error(`no command karmada-${id}; have ${[...cmds.keys()].join(", ")}`);
+    return hit;
+  };
+
+  beforeAll(async () => {
+    ({ records, controlPlane } = await buildHostsEstate());
+    cmds = commands(records);
+  });
+
+  test("one preflight per host and install / pki / service per host and component; no host cluster", () => {
+    expect(cmds.size).toBe(2 * (1 + 3 * CORE_COMPONENTS.length));
+    for (const host of ["cp1", "cp2"]) {
+      for (const component of CORE_COMPONENTS) {
+        for (const id of [
+          `${host}-install-${component}`,
+          `${host}-pki-${component}`,
+          `${host}-${component}`,
+        ]) {
+          expect(cmd(id).parentUrn).toContain("KarmadaControlPlane");
+        }
+      }
+    }
+    const provider = find(records, "pulumi:providers:kubernetes", "karmada-karmada");
+    const kube = records.filter((r) => r.custom && r.type.startsWith("kubernetes:"));
+    expect(kube.length).toBeGreaterThan(10);
+    for (const r of kube) expect(r.provider).toContain(provider.urn);
+    expect(records.filter((r) => r.type === "pulumi:providers:kubernetes").map((r) => r.name)).toEqual([
+      "karmada-karmada",
+    ]);
+  });
+
+  test("orders the install: apiserver and kcm on every host → provider → CRDs → aggregated → APIService → controllers", () => {
+    const provider = find(records, "pulumi:providers:kubernetes", "karmada-karmada");
+    const core = [
+      "cp1-karmada-apiserver",
+      "cp2-karmada-apiserver",
+      "cp1-kube-controller-manager",
+      "cp2-kube-controller-manager",
+    ];
+    // besides the admin identity in its kubeconfig: the core commands of every host, and no other command
+    const commandDeps = deps(provider).filter((d) => d.type === COMMAND);
+    expect(commandDeps.map((d) => d.name).sort()).toEqual(core.map((id) => `karmada-${id}`).sort());
+    const crds = records.filter(isCrd);
+    expect(crds.length).toBeGreaterThan(0);
+    for (const host of ["cp1", "cp2"]) {
+      const aggregated = cmd(`${host}-karmada-aggregated-apiserver`);
+      expect(deps(aggregated).filter(isCrd)).toHaveLength(crds.length);
+    }
+    const objects = kubeObjects(records);
+    const apiService = objects.get("APIService//v1alpha1.cluster.karmada.io")!;
+    expect(deps(apiService)).toEqual(
+      expect.arrayContaining([
+        cmd("cp1-karmada-aggregated-apiserver"),
+        cmd("cp2-karmada-aggregated-apiserver"),
+      ]),
+    );
+    const webhookConfig = objects.get("ValidatingWebhookConfiguration//validating-config")!;
+    for (const component of ["karmada-controller-manager", "karmada-scheduler", "karmada-webhook"]) {
+      for (const host of ["cp1", "cp2"]) {
+        const d = deps(cmd(`${host}-${component}`));
+        expect(d).toEqual(
+          expect.arrayContaining([apiService, webhookConfig, cmd("cp2-karmada-aggregated-apiserver")]),
+        );
+        expect(d.filter(isCrd)).toHaveLength(crds.length);
+      }
+    }
+  });
+
+  test("each component rolls host by host; a host's service waits for its binary and files only", () => {
+    for (const component of CORE_COMPONENTS) {
+      expect(deps(cmd(`cp2-${component}`))).toContain(cmd(`cp1-${component}`));
+      expect(deps(cmd(`cp1-${component}`))).toEqual(
+        expect.arrayContaining([cmd(`cp1-install-${component}`), cmd(`cp1-pki-${component}`)]),
+      );
+      expect(deps(cmd(`cp1-install-${component}`))).toEqual([cmd("cp1-preflight")]);
+    }
+  });
+
+  test("stdin of the pki commands carries keys and is secret; nothing else holds a private key", async () => {
+    const bundle = cmd("cp1-pki-karmada-apiserver");
+    expect(bundle.secretPaths).toContain("stdin");
+    expect(bundle.inputs.stdin).toContain("--- pulumi-karmada file: apiserver.key ---");
+    expect(bundle.inputs.stdin).toContain("PRIVATE KEY");
+    expect(bundle.additionalSecretOutputs).toEqual(expect.arrayContaining(["stdout", "stderr"]));
+    const scheduler = cmd("cp2-pki-karmada-scheduler").inputs.stdin as string;
+    expect(scheduler).toContain("server: https://10.0.0.6:5443");
+    expect(scheduler).not.toContain("apiserver.key");
+    const leaks: string[] = [];
+    const scan = (value: unknown, path: string, r: Registration) => {
+      if (typeof value === "string") {
+        const secret = r.secretPaths.some(
+          (p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`),
+        );
+        if ((/PRIVATE KEY|client-key-data/.test(value) || value.includes(SSH_KEY)) && !secret)
+          leaks.push(`${r.name} ${path}`);
+      } else if (value && typeof value === "object") {
+        for (const [k, v] of Object.entries(value)) scan(v, path ? `${path}.${k}` : k, r);
+      }
+    };
+    for (const r of records) scan(r.inputs, "", r);
+    expect(leaks).toEqual([]);
+    for (const r of cmds.values()) expect(r.secretPaths).toContain("connection");
+    expect(await isSecret(controlPlane.adminKubeconfig)).toBe(true);
+  });
+
+  test("clients, webhooks and the Cluster API use the hosts: VIP in kubeconfig, webhook URL, Endpoints", () => {
+    const objects = kubeObjects(records);
+    const urls = objects
+      .get("MutatingWebhookConfiguration//mutating-config")!
+      .inputs.webhooks.map((w: any) => w.clientConfig.url);
+    expect(urls.every((u: string) => u.startsWith("https://karmada.example.com:8443/"))).toBe(true);
+    expect(
+      objects.get("Endpoints/karmada-system/karmada-aggregated-apiserver")!.inputs.subsets[0].addresses,
+    ).toEqual([{ ip: "10.0.0.5" }, { ip: "10.0.0.6" }]);
+    expect(controlPlane.apiEndpoint).toBe("https://karmada.example.com:5443");
+    const csr = find(records, "CertRequest", "karmada-apiserver-csr").inputs;
+    expect(csr.ipAddresses).toEqual(expect.arrayContaining(["10.0.0.5", "10.0.0.6"]));
+    expect(csr.dnsNames).toContain("karmada.example.com");
+    expect(find(records, "CertRequest", "karmada-webhook-csr").inputs.dnsNames).toContain(
+      "karmada.example.com",
+    );
+    expect(cmd("cp1-karmada-apiserver").inputs.create).toContain("--enable-aggregator-routing=true");
+  });
+
+  test("delete scripts stop services and remove files; replacement deletes first", () => {
+    expect(cmd("cp1-karmada-scheduler").inputs.delete).toContain("karmada-scheduler stopped");
+    expect(cmd("cp1-pki-karmada-scheduler").inputs.delete).toContain("rm -rf");
+    expect(cmd("cp1-install-karmada-scheduler").inputs.delete).toContain("rm -f");
+    expect(cmd("cp1-preflight").inputs.delete).toBeUndefined();
+    for (const r of cmds.values()) expect(r.inputs.update).toBe(r.inputs.create);
+  });
+});
+
+describe("changes touch only what they change", () => {
+  const scripts = async (over: Parameters<typeof buildHostsEstate>[0], hosts = hostsConfig()) => {
+    const { records } = await buildHostsEstate(over, hosts);
+    return new Map(
+      [...commands(records)].map(([name, r]) => [name, JSON.stringify([r.inputs.create, r.inputs.delete])]),
+    );
+  };
+  const changed = (a: Map<string, string>, b: Map<string, string>) =>
+    [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).sort();
+
+  let base: Map<string, string>;
+  beforeAll(async () => {
+    base = await scripts({});
+  });
+
+  test("a new version of one component: its install and service commands on each host, nothing else", async () => {
+    const upgraded = await scripts(
+      {},
+      hostsConfig({
+        components: { scheduler: { version: "v1.18.3", binaries: { path: "/opt/karmada-v1.18.3" } } },
+      }),
+    );
+    expect(changed(base, upgraded)).toEqual([
+      "karmada-cp1-install-karmada-scheduler",
+      "karmada-cp1-karmada-scheduler",
+      "karmada-cp2-install-karmada-scheduler",
+      "karmada-cp2-karmada-scheduler",
+    ]);
+  });
+
+  test("a flag of one component: only its service commands", async () => {
+    const tuned = await scripts({
+      components: { controllerManager: { extraArgs: { "kube-api-qps": "100" } } },
+    });
+    expect(changed(base, tuned)).toEqual([
+      "karmada-cp1-karmada-controller-manager",
+      "karmada-cp2-karmada-controller-manager",
+    ]);
+  });
+
+  test("bad hosts-mode input fails before anything is registered, naming the field", async () => {
+    await expect(buildHostsEstate({ mode: "vm" as never })).rejects.toThrow(
+      'invalid mode: unknown mode "vm" (allowed: containerized, hosts)',
+    );
+    await expect(buildHostsEstate({ mode: "containerized" })).rejects.toThrow(ConfigError);
+    await expect(buildHostsEstate({ mode: "containerized" })).rejects.toThrow(
+      'invalid hosts: only applies to mode "hosts"',
+    );
+  });
+});

@@ -1,0 +1,304 @@
+/**
+ * The generated host scripts, run for real with bash against a host root in a temporary directory (no
+ * SSH needed: every path is rooted): files and modes, version checks, port checks, and a component run
+ * by the supervisor with restart-only-on-change and health checks.
+ */
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as net from "net";
+import * as os from "os";
+import * as path from "path";
+import {
+  ControlPlaneHostsConfig,
+  componentBundleFiles,
+  frameBundle,
+  installScript,
+  pkiScript,
+  planControlPlaneHosts,
+  preflightScript,
+  publicFilesFingerprint,
+  serviceRemoveScript,
+  serviceScript,
+} from "../../../lib/controlplane/hosts";
+import { ControlPlaneComponent } from "../../../lib/controlplane/flags-ports";
+import { killScriptProcesses } from "../../support/hosts/testbed";
+import { SSH_KEY, hostsConfig, resolveBoth } from "./hostsFixtures";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pk-cp-scripts-"));
+const root = path.join(tmp, "root");
+const ADDRESS = "127.0.7.2";
+afterAll(() => {
+  killScriptProcesses(root);
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function bash(script: string, stdin = ""): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync("bash", ["-c", script], { input: stdin, encoding: "utf8", timeout: 60_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+function setup(over: Partial<ControlPlaneHostsConfig> = {}, extraArgs: Record<string, string> = {}) {
+  return resolveBoth(
+    {
+      apiServer: { externalEndpoint: "127.0.7.100:5443" },
+      components: { scheduler: { extraArgs }, descheduler: { enabled: true } },
+    },
+    hostsConfig({
+      machines: [{ name: "cp1", address: ADDRESS, privateKey: SSH_KEY, root }],
+      apiServiceHosts: { aggregatedApiserver: "127.0.7.100" },
+      binaries: { path: "/opt/bin" },
+      healthTimeoutSeconds: 5,
+      ...over,
+    }),
+  );
+}
+
+/** Stand-ins for the Karmada binaries: report v1.18.2; the scheduler serves /healthz, the descheduler dies. */
+function installFakeBinaries(): void {
+  const dir = path.join(root, "opt/bin");
+  fs.mkdirSync(dir, { recursive: true });
+  const python = `#!/usr/bin/env python3
+import sys, http.server
+if sys.argv[1:2] == ["version"]:
+    print('karmada-scheduler version: version.Info{GitVersion:"v1.18.2", GitCommit:"unknown"}')
+    sys.exit(0)
+addr = next(a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--health-probe-bind-address="))
+host, port = addr.rsplit(":", 1)
+class Health(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200 if self.path == "/healthz" else 404)
+        self.end_headers()
+        self.wfile.write(b"ok")
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer((host, int(port)), Health).serve_forever()
+`;
+  fs.writeFileSync(path.join(dir, "karmada-scheduler"), python, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(dir, "karmada-descheduler"),
+    `#!/usr/bin/env bash\nif [ "$1" = version ]; then echo 'version.Info{GitVersion:"v1.18.2"}'; exit 0; fi\necho "descheduler: cannot load kubeconfig" >&2\nexit 1\n`,
+    { mode: 0o755 },
+  );
+}
+
+/** A bundle of made-up PEMs for a component (content only matters to the fingerprint). */
+function fakeFiles(component: ControlPlaneComponent, tag: string): Record<string, string> {
+  return Object.fromEntries(
+    componentBundleFiles(component).map((f) => [
+      f,
+      `-----BEGIN ${f.endsWith(".key") ? "SECRET" : "CERTIFICATE"}-----\n${tag}-${f}\n-----END-----`,
+    ]),
+  );
+}
+
+const childPid = (component: string) =>
+  Number(fs.readFileSync(path.join(root, `run/pulumi-karmada/pk-${component}/child.pid`), "utf8").trim());
+const mode = (p: string) => (fs.statSync(path.join(root, p)).mode & 0o777).toString(8);
+
+describe("every generated script", () => {
+  const variants = [
+    setup(),
+    setup({
+      serviceManager: "systemd",
+      machines: [{ name: "cp1", address: "10.0.0.5", privateKey: SSH_KEY }],
+      apiServiceHosts: {},
+    }),
+    resolveBoth(),
+  ];
+  const scripts = variants.flatMap(({ cp, hs }) =>
+    planControlPlaneHosts(cp, hs, () => "0".repeat(64)).flatMap((c) => [
+      { label: `${hs.serviceManager} ${c.id}`, script: c.create },
+      ...(c.delete ? [{ label: `${hs.serviceManager} ${c.id} (delete)`, script: c.delete }] : []),
+    ]),
+  );
+
+  test("is shellcheck-clean", () => {
+    const files = scripts.map((s, i) => {
+      const file = path.join(tmp, `script-${i}.sh`);
+      fs.writeFileSync(file, s.script);
+      return file;
+    });
+    // SC2041 flags the one-binary `for b in 'name'` loop of lib/hosts' shared installer
+    const r = spawnSync("shellcheck", ["--severity=style", "-e", "SC2041", "--format=gcc", ...files], {
+      encoding: "utf8",
+    });
+    const findings = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.replace(/^[^:]*script-(\d+)\.sh/, (_, i) => scripts[Number(i)].label));
+    expect(findings).toEqual([]);
+  });
+
+  test("runs strict, never carries the SSH key or a private key", () => {
+    for (const { label, script } of scripts) {
+      expect({ label, strict: script.includes("\nset -euo pipefail\n") }).toEqual({ label, strict: true });
+      expect(script).not.toContain(SSH_KEY);
+      expect(script).not.toMatch(/PRIVATE KEY|SECRET-----/);
+    }
+  });
+});
+
+describe("scripts run against a host root", () => {
+  beforeAll(installFakeBinaries);
+
+  test("pki: writes files with their modes, keeps unchanged ones, drops stale ones, rejects a short bundle", () => {
+    const { hs } = setup();
+    const host = hs.machines[0];
+    const script = pkiScript(hs, host, "karmada-apiserver");
+    const first = bash(script, frameBundle("karmada-apiserver", fakeFiles("karmada-apiserver", "a")));
+    expect(first.stderr).toBe("");
+    expect(first.stdout).toContain("11 file(s) of karmada-apiserver updated");
+    expect([mode("etc/karmada/karmada-apiserver"), mode("etc/karmada/karmada-apiserver/pki")]).toEqual([
+      "700",
+      "700",
+    ]);
+    expect([
+      mode("etc/karmada/karmada-apiserver/pki/ca.crt"),
+      mode("etc/karmada/karmada-apiserver/pki/sa.key"),
+    ]).toEqual(["644", "600"]);
+    expect(fs.readFileSync(path.join(root, "etc/karmada/karmada-apiserver/pki/apiserver.key"), "utf8")).toBe(
+      "-----BEGIN SECRET-----\na-apiserver.key\n-----END-----\n",
+    );
+    fs.writeFileSync(path.join(root, "etc/karmada/karmada-apiserver/pki/old.crt"), "stale");
+    const again = bash(script, frameBundle("karmada-apiserver", fakeFiles("karmada-apiserver", "a")));
+    expect(again.stdout).toContain("1 file(s) of karmada-apiserver updated");
+    expect(fs.existsSync(path.join(root, "etc/karmada/karmada-apiserver/pki/old.crt"))).toBe(false);
+    const short = bash(
+      script,
+      frameBundle("karmada-apiserver", fakeFiles("karmada-apiserver", "a")).split(
+        "--- pulumi-karmada file: sa.key",
+      )[0],
+    );
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain(
+      "pulumi-karmada: cp1: read-bundle: certificate bundle on stdin lacks sa.key",
+    );
+  });
+
+  test("install: copies the binary from the host path and checks the version it reports", () => {
+    const { hs } = setup();
+    const r = bash(installScript(hs, hs.machines[0], "karmada-scheduler"));
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain(`karmada-scheduler v1.18.2 in ${root}/usr/local/bin`);
+    expect(mode("usr/local/bin/karmada-scheduler")).toBe("755");
+    const wrong = setup({ components: { scheduler: { version: "v1.18.3" } } });
+    const w = bash(installScript(wrong.hs, wrong.hs.machines[0], "karmada-scheduler"));
+    expect(w.code).toBe(1);
+    expect(w.stderr).toContain(
+      "pulumi-karmada: cp1: check-version-karmada-scheduler: installed karmada-scheduler reports version v1.18.2, expected v1.18.3",
+    );
+  });
+
+  test("service: starts, leaves an unchanged process alone, restarts on a flag change, stops", () => {
+    const { cp, hs } = setup();
+    const host = hs.machines[0];
+    const files = fakeFiles("karmada-scheduler", "s");
+    expect(bash(pkiScript(hs, host, "karmada-scheduler"), frameBundle("karmada-scheduler", files)).code).toBe(
+      0,
+    );
+    const fingerprint = publicFilesFingerprint("karmada-scheduler", files);
+    const start = bash(serviceScript(cp, hs, host, "karmada-scheduler", fingerprint));
+    expect(start.stderr).toBe("");
+    expect(start.stdout).toContain(`karmada-scheduler healthy at http://${ADDRESS}:10351/healthz`);
+    const pid = childPid("karmada-scheduler");
+    const unchanged = bash(serviceScript(cp, hs, host, "karmada-scheduler", fingerprint));
+    expect(unchanged.stdout).toContain("karmada-scheduler already runs this binary, flags and certificates");
+    expect(childPid("karmada-scheduler")).toBe(pid);
+
+    const changed = setup({}, { "kube-api-qps": "77" });
+    const restart = bash(serviceScript(changed.cp, changed.hs, host, "karmada-scheduler", fingerprint));
+    expect(restart.stdout).toContain("restarting karmada-scheduler: binary, flags or certificates changed");
+    const newPid = childPid("karmada-scheduler");
+    expect(newPid).not.toBe(pid);
+    expect(fs.readFileSync(`/proc/${newPid}/cmdline`, "utf8").split("\0")).toContain("--kube-api-qps=77");
+
+    const stop = bash(serviceRemoveScript(changed.cp, changed.hs, host, "karmada-scheduler"));
+    expect(stop.stdout).toContain("karmada-scheduler stopped");
+    expect(fs.existsSync(`/proc/${newPid}`)).toBe(false);
+  });
+
+  test("service: certificates changed on the host are refused before anything restarts", () => {
+    const { cp, hs } = setup();
+    const files = fakeFiles("karmada-scheduler", "s");
+    fs.writeFileSync(path.join(root, "etc/karmada/karmada-scheduler/pki/ca.crt"), "tampered\n");
+    const r = bash(
+      serviceScript(
+        cp,
+        hs,
+        hs.machines[0],
+        "karmada-scheduler",
+        publicFilesFingerprint("karmada-scheduler", files),
+      ),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `pulumi-karmada: cp1: check-karmada-scheduler-files: certificates in ${root}/etc/karmada/karmada-scheduler/pki differ from the ones issued for this run`,
+    );
+  });
+
+  test("service: a binary of another version than asked for is refused (its install has not run)", () => {
+    const { cp, hs } = setup({ components: { scheduler: { version: "v1.18.3" } } });
+    const r = bash(serviceScript(cp, hs, hs.machines[0], "karmada-scheduler", "0".repeat(64)));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("karmada-scheduler runs karmada-scheduler v1.18.3 from /opt/bin");
+    expect(r.stderr).toContain(
+      `pulumi-karmada: cp1: check-karmada-scheduler-binary: ${root}/usr/local/bin/karmada-scheduler reports version v1.18.2, expected v1.18.3: its install command has not run`,
+    );
+  });
+
+  test("service: a component that never becomes healthy fails with its log", () => {
+    const { cp, hs } = setup();
+    const host = hs.machines[0];
+    const files = fakeFiles("karmada-descheduler", "d");
+    expect(bash(installScript(hs, host, "karmada-descheduler")).code).toBe(0);
+    expect(
+      bash(pkiScript(hs, host, "karmada-descheduler"), frameBundle("karmada-descheduler", files)).code,
+    ).toBe(0);
+    const r = bash(
+      serviceScript(
+        cp,
+        hs,
+        host,
+        "karmada-descheduler",
+        publicFilesFingerprint("karmada-descheduler", files),
+      ),
+    );
+    bash(serviceRemoveScript(cp, hs, host, "karmada-descheduler"));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("descheduler: cannot load kubeconfig");
+    expect(r.stderr).toContain(
+      `pulumi-karmada: cp1: wait-karmada-descheduler-healthy: karmada-descheduler is not healthy at http://${ADDRESS}:10358/healthz after 5s (log above)`,
+    );
+  });
+
+  test("preflight: a port taken by something else is named; the component's own service is fine", async () => {
+    const { cp, hs } = setup();
+    const host = hs.machines[0];
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(10351, ADDRESS, resolve));
+    try {
+      const r = bash(preflightScript(cp, hs, host));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `pulumi-karmada: cp1: check-ports: port 10351 on ${ADDRESS} is already in use (karmada-scheduler health port): stop what listens there`,
+      );
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+    // the port belongs to the component's own running service: nothing to complain about
+    const files = fakeFiles("karmada-scheduler", "p");
+    expect(bash(pkiScript(hs, host, "karmada-scheduler"), frameBundle("karmada-scheduler", files)).code).toBe(
+      0,
+    );
+    expect(
+      bash(
+        serviceScript(cp, hs, host, "karmada-scheduler", publicFilesFingerprint("karmada-scheduler", files)),
+      ).code,
+    ).toBe(0);
+    try {
+      expect(bash(preflightScript(cp, hs, host))).toMatchObject({ code: 0, stderr: "" });
+    } finally {
+      bash(serviceRemoveScript(cp, hs, host, "karmada-scheduler"));
+    }
+  });
+});
