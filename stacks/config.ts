@@ -3,6 +3,9 @@ import { ControlPlaneConfig } from "../lib/controlplane/config";
 import { CrdSource } from "../lib/crds";
 import { EtcdClusterArgs } from "../components/etcdCluster";
 import { ControlPlanePkiConfig } from "../components/karmadaControlPlane";
+import { AddonConfig } from "../lib/addons/config";
+import { MemberRegistrationConfig } from "../lib/members/config";
+import { validateUnique } from "../lib/validation/duplicates";
 import { ConfigError, check, show } from "../lib/validation/errors";
 
 /**
@@ -25,6 +28,15 @@ export interface StackConfig {
   };
   /** Where the CRDs come from. @default { kind: "release" } */
   readonly crds?: CrdSource;
+  /**
+   * Member clusters to register (push or pull). Each member's kubeconfig comes from the secret config
+   * key `karmada:memberKubeconfigs` (a map clusterName → kubeconfig). @default []
+   */
+  readonly members?: MemberRegistrationConfig[];
+  /** Member kubeconfigs by cluster name (secret config). @default {} */
+  readonly memberKubeconfigs?: pulumi.Input<Record<string, string>>;
+  /** Addons, each with a unique `name` (its Pulumi name). @default [] */
+  readonly addons?: (AddonConfig & { readonly name: string })[];
 }
 
 const KEYS: readonly (keyof StackConfig)[] = [
@@ -33,6 +45,9 @@ const KEYS: readonly (keyof StackConfig)[] = [
   "etcd",
   "controlPlane",
   "crds",
+  "members",
+  "memberKubeconfigs",
+  "addons",
 ];
 
 /** Checks the raw config object: unknown keys are errors (a typo must not silently fall back to a default). */
@@ -50,5 +65,22 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
       `must be an object, got ${show(value)}`,
     );
   }
+  for (const key of ["members", "addons"] as const) {
+    const value = raw[key];
+    check(
+      value === undefined || Array.isArray(value),
+      `karmada:${key}`,
+      `must be a list, got ${show(value)}`,
+    );
+  }
+  const members = (raw.members as MemberRegistrationConfig[] | undefined) ?? [];
+  validateUnique(
+    "karmada:members",
+    members.map((m) => m.clusterName),
+  );
+  validateUnique(
+    "karmada:addons",
+    ((raw.addons as { name: string }[] | undefined) ?? []).map((a) => a.name),
+  );
   return raw as StackConfig;
 }

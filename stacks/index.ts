@@ -14,6 +14,9 @@ const config = parseStackConfig({
   ...present("etcd", cfg.getObject("etcd")),
   ...present("controlPlane", cfg.getObject("controlPlane")),
   ...present("crds", cfg.getObject("crds")),
+  ...present("members", cfg.getObject("members")),
+  ...present("memberKubeconfigs", cfg.getSecretObject<Record<string, string>>("memberKubeconfigs")),
+  ...present("addons", cfg.getObject("addons")),
 });
 const estate = buildEstate(config);
 
@@ -22,3 +25,4 @@ export const adminKubeconfig = pulumi.secret(estate.controlPlane.adminKubeconfig
 export const caCertPem = estate.controlPlane.caCertPem;
 export const certificateExpiry = estate.controlPlane.certificateExpiry;
 export const etcdClientUrls = estate.etcd.clientUrls;
+export const memberClusters = estate.members.map((m) => ({ name: m.clusterName, mode: m.mode }));

@@ -19,8 +19,11 @@ export async function runProgram(
   modulePath: string,
   config: Record<string, unknown>,
   secretKeys: string[] = [],
+  /** Runs after the mocks are installed, before the program is imported (e.g. controller stand-ins). */
+  beforeImport?: () => void,
 ): Promise<{ records: Registration[]; exports: Record<string, unknown> }> {
   const records = recordResources();
+  beforeImport?.();
   pulumi.runtime.setAllConfig(
     Object.fromEntries(
       Object.entries(config).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),

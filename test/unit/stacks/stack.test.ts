@@ -1,0 +1,76 @@
+import { FIXTURE_CRD_SOURCE, kubeObjects } from "../../support/estate";
+import { Registration } from "../../support/mocks";
+import { runProgram } from "../../support/program";
+import { simulateControllers } from "../members/simulate";
+
+const member = (name: string) => `apiVersion: v1\nkind: Config\nclusters: []\n# ${name}\n`;
+
+describe("stacks/ program (config-driven)", () => {
+  let records: Registration[];
+  beforeAll(async () => {
+    ({ records } = await runProgram(
+      "../../stacks",
+      {
+        "karmada:hostKubeconfig": "apiVersion: v1\nkind: Config\n",
+        "karmada:etcd": { inCluster: { replicas: 3 } },
+        "karmada:controlPlane": {
+          apiServer: { serviceType: "NodePort", externalEndpoint: "10.0.0.5:32443" },
+        },
+        "karmada:crds": FIXTURE_CRD_SOURCE,
+        "karmada:members": [
+          { clusterName: "edge-1", mode: "Push", apiEndpoint: "https://10.0.1.1:6443" },
+          { clusterName: "edge-2", mode: "Pull", apiEndpoint: "https://10.0.2.1:6443" },
+        ],
+        "karmada:memberKubeconfigs": { "edge-1": member("edge-1"), "edge-2": member("edge-2") },
+        "karmada:addons": [
+          { name: "descheduler", kind: "descheduler" },
+          {
+            name: "team-namespace",
+            kind: "manifests",
+            target: "members",
+            manifests: {
+              objects: [{ apiVersion: "v1", kind: "Namespace", metadata: { name: "team-a" } }],
+            },
+          },
+        ],
+      },
+      ["karmada:hostKubeconfig", "karmada:memberKubeconfigs"],
+      // the members' token controllers and Karmada's CSR signer, which mocks do not run
+      simulateControllers,
+    ));
+  });
+
+  it("registers two members, one push and one pull, each through its own provider", () => {
+    const clusters = records.filter((r) => r.type === "kubernetes:cluster.karmada.io/v1alpha1:Cluster");
+    expect(clusters.map((c) => [c.inputs.metadata.name, c.inputs.spec?.syncMode]).sort()).toEqual([
+      ["edge-1", "Push"],
+      ["edge-2", "Pull"],
+    ]);
+    const providers = records.filter((r) => r.type === "pulumi:providers:kubernetes").map((r) => r.name);
+    expect(providers).toEqual(
+      expect.arrayContaining(["host", "karmada-karmada", "member-edge-1", "member-edge-2"]),
+    );
+    for (const p of records.filter((r) => r.name.startsWith("member-")))
+      expect(p.secretPaths).toContain("kubeconfig");
+  });
+
+  it("installs the descheduler and a generic manifest addon on every member", () => {
+    const objects = kubeObjects(records);
+    expect(objects.get("Deployment/karmada-system/karmada-descheduler")).toBeDefined();
+    const teamNamespaces = records.filter(
+      (r) => r.type === "kubernetes:core/v1:Namespace" && r.inputs.metadata?.name === "team-a",
+    );
+    expect(teamNamespaces.map((r) => r.provider.split("::").pop()?.split("::")[0]).length).toBe(2);
+    expect(new Set(teamNamespaces.map((r) => r.provider)).size).toBe(2);
+  });
+
+  it("rejects unknown stack settings by name", async () => {
+    const { parseStackConfig } = await import("../../../stacks/config");
+    expect(() => parseStackConfig({ controlplane: {} })).toThrow(
+      /invalid karmada:controlplane: unknown stack setting "controlplane" \(allowed: hostKubeconfig/,
+    );
+    expect(() => parseStackConfig({ members: [{ clusterName: "a" }, { clusterName: "a" }] })).toThrow(
+      /karmada:members/,
+    );
+  });
+});
