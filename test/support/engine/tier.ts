@@ -84,10 +84,22 @@ export function findMissing(needs: TierNeeds): string[] {
   return missing;
 }
 
-/** `scripts/testbed/build.sh <components>` for what is missing. */
+/**
+ * How to get what is missing: test-bed components come from scripts/testbed/build.sh; the Pulumi engine
+ * (Node.js language host, provider plugins) cannot be built here and must be installed the usual way.
+ */
 export function buildHint(missing: readonly string[]): string {
-  const components = new Set(missing.map((m) => COMPONENT_OF[m] ?? m.replace(/^plugin (\S+).*$/, "$1")));
-  return `not in the test bed: run scripts/testbed/build.sh ${[...components].join(" ")}`;
+  const engine = missing.filter((m) => m.startsWith("plugin ") || m.startsWith("pulumi"));
+  const components = new Set(missing.filter((m) => !engine.includes(m)).map((m) => COMPONENT_OF[m] ?? m));
+  const hints = [
+    ...(components.size ? [`run scripts/testbed/build.sh ${[...components].join(" ")}`] : []),
+    ...(engine.length
+      ? [
+          "the Pulumi engine and provider plugins cannot be built from the Go module proxy here (it withholds their modules, docs/testbed.md): install Pulumi the usual way",
+        ]
+      : []),
+  ];
+  return hints.join("; ");
 }
 
 /** The banner line for a suite that cannot run. */
