@@ -1,5 +1,5 @@
 /**
- * TEST BED ONLY: what the sandbox's checks read — test-bed versions, credentials from the stack,
+ * TEST BED ONLY: what the sandbox's checks read — credentials from the stack,
  * component pids on the hosts, engine step logs — and the pull-mode Cluster alignment the e2e suite
  * needs until a known registration issue is fixed.
  */
@@ -7,30 +7,8 @@ import { EngineEvent } from "@pulumi/pulumi/automation";
 import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
-import { REPO_ROOT } from "../test/support/kube/binaries";
 import { ApiCredentials, apiGet, apiRequest } from "../test/support/kube/client";
 import { Sandbox } from "./sandbox-estate";
-
-/** Test-bed directories this suite needs, at the versions scripts/testbed/versions.env pins. */
-export function testbedDirs(): string[] {
-  const env = Object.fromEntries(
-    fs
-      .readFileSync(path.join(REPO_ROOT, "scripts/testbed/versions.env"), "utf8")
-      .split("\n")
-      .filter((l) => /^[A-Z_]+=/.test(l))
-      .map((l) => l.split("=") as [string, string]),
-  );
-  return [
-    `etcd-${env.ETCD_VERSION}`,
-    `kube-${env.KUBE_VERSION}`,
-    `karmada-${env.KARMADA_VERSION}`,
-    `pulumi-${env.PULUMI_VERSION}`,
-    `kubernetes-${env.KUBERNETES_PROVIDER_VERSION}`,
-    `command-${env.COMMAND_VERSION}`,
-    `tls-${env.TLS_VERSION}`,
-    `random-${env.RANDOM_VERSION}`,
-  ];
-}
 
 /** Admin credentials from the stack's (secret) kubeconfig output. */
 export function credentialsOf(kubeconfig: string): ApiCredentials {

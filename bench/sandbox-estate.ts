@@ -4,15 +4,17 @@
  * sandbox program run by the real Pulumi engine (Automation API, file backend, test-bed plugins).
  */
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { createEngineEnv, EngineEnv } from "../test/support/engine/env";
 import { TESTBED_DIR } from "../test/support/tier";
 import { startTestBed, TestBed } from "../test/support/hosts/testbed";
-import { requireBinary, testbedEnv } from "../test/support/kube/binaries";
+import { REPO_ROOT, requireBinary } from "../test/support/kube/binaries";
+import { crdSourceForTests } from "../test/support/engine/estateFixture";
 import { LoopbackCluster, startCluster } from "../test/support/kube/cluster";
 import { startMirror, SandboxMirror } from "./sandbox-mirror";
-import { SandboxDescription, SandboxMember, sandboxProgram, SandboxVariant } from "./sandbox-program";
+import { SandboxDescription, SandboxMember, SandboxVariant } from "./sandbox-program";
 import { startTcpVip, TcpVip } from "./sandbox-vip";
 
 /** Addresses: hosts 127.0.6.2–6, members 127.0.6.20–22, VIP 127.0.6.100. */
@@ -48,11 +50,15 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
-/** Directory of a test-bed component's binaries, e.g. `karmada` → …/karmada-v1.18.2/bin. */
-function testbedBin(component: string): string {
-  const dir = fs.readdirSync(TESTBED_DIR).find((d) => d.startsWith(`${component}-v`));
-  if (!dir) throw new Error(`test bed has no ${component} build in ${TESTBED_DIR}`);
-  return path.join(TESTBED_DIR, dir, "bin");
+/** Directory holding `binary` (test bed first, then PATH: see test/support/kube/binaries.ts). */
+const binDir = (binary: string): string => path.dirname(requireBinary(binary));
+
+/** The version a binary reports: `etcd --version` (`etcd Version: 3.5.21`) or Karmada's `version`. */
+function reportedVersion(binary: string, pattern: RegExp, args: string[]): string {
+  const out = execFileSync(requireBinary(binary), args, { encoding: "utf8" });
+  const match = pattern.exec(out);
+  if (!match) throw new Error(`cannot read the version of ${binary} from: ${out.slice(0, 200)}`);
+  return match[1];
 }
 
 /** Starts the sandbox's processes (not the stack). */
@@ -67,11 +73,11 @@ export async function startSandbox(): Promise<Sandbox> {
     const bed = await startTestBed({ prefix: SANDBOX_PREFIX, count: 5 });
     cleanups.push(() => bed.stop());
     const cacheDir = path.join(path.dirname(TESTBED_DIR), "sandbox-mirror");
-    const etcdBin = testbedBin("etcd");
     const mirror = await startMirror(cacheDir, {
-      etcd: { dir: etcdBin, files: ["etcd", "etcdctl", "etcdutl"] },
-      ...Object.fromEntries(KUBE_BINARIES.map((b) => [b, { dir: testbedBin("kube"), files: [b] }])),
-      ...Object.fromEntries(KARMADA_BINARIES.map((b) => [b, { dir: testbedBin("karmada"), files: [b] }])),
+      etcd: { dir: binDir("etcd"), files: ["etcd", "etcdctl", "etcdutl"] },
+      ...Object.fromEntries(
+        [...KUBE_BINARIES, ...KARMADA_BINARIES].map((b) => [b, { dir: binDir(b), files: [b] }]),
+      ),
     });
     cleanups.push(() => mirror.server.close());
     const [cp1, cp2] = bed.hosts.slice(3);
@@ -107,8 +113,8 @@ export async function startSandbox(): Promise<Sandbox> {
       sshKey: bed.clientKey,
       vip: SANDBOX_VIP,
       artifacts: mirror.artifacts,
-      etcdVersion: path.basename(path.dirname(etcdBin)).replace(/^etcd-/, ""),
-      crds: testbedEnv().env.TESTBED_KARMADA_CRDS,
+      etcdVersion: `v${reportedVersion("etcd", /etcd Version: (\S+)/, ["--version"])}`,
+      crds: crdSourceForTests().path,
       members: members.map((m): SandboxMember => ({
         name: m.name,
         mode: m.mode,
@@ -116,18 +122,14 @@ export async function startSandbox(): Promise<Sandbox> {
         kubeconfig: m.kubeconfig,
       })),
     };
-    const workspace = async (variant?: SandboxVariant) => {
-      const projectName = "pulumi-karmada-sandbox";
-      const workDir = path.join(dir, "project");
-      fs.mkdirSync(workDir, { recursive: true });
+    const project = sandboxProject(dir, description);
+    const workspace = async (variant: SandboxVariant = {}) => {
       const stack = await LocalWorkspace.createOrSelectStack(
-        { stackName: "sandbox", projectName, program: sandboxProgram(description, variant) },
+        { stackName: "sandbox", workDir: project.dir },
         {
-          workDir,
-          envVars: { ...engine.env },
+          envVars: { ...engine.env, ...project.env(variant) },
           pulumiCommand: await engine.pulumiCommand(),
           secretsProvider: "passphrase",
-          projectSettings: { name: projectName, runtime: "nodejs" },
         },
       );
       await stack.setConfig("pulumi:disable-default-providers[0]", { value: "kubernetes" }, true);
@@ -138,6 +140,47 @@ export async function startSandbox(): Promise<Sandbox> {
     await stop();
     throw e;
   }
+}
+
+/** Entries of the repository the sandbox project links to: the program and what it runs with. */
+const LINKED = ["bench", "node_modules", "package.json", "tsconfig.json"] as const;
+
+/**
+ * A Pulumi project directory for the sandbox program (bench/sandbox-main.ts), run by the CLI's own
+ * Node.js language host: Pulumi.yaml, links to the repository, and the description as a file (it
+ * holds the test bed's throw-away SSH key: mode 0600). `env(variant)` is what the program reads.
+ */
+function sandboxProject(
+  dir: string,
+  description: SandboxDescription,
+): { dir: string; env: (variant: SandboxVariant) => Record<string, string> } {
+  const projectDir = path.join(dir, "project");
+  fs.mkdirSync(projectDir, { recursive: true });
+  fs.writeFileSync(
+    path.join(projectDir, "Pulumi.yaml"),
+    [
+      "name: pulumi-karmada-sandbox",
+      "runtime:",
+      "  name: nodejs",
+      "  options:",
+      "    typescript: true",
+      "main: bench/sandbox-main.ts",
+      "",
+    ].join("\n"),
+  );
+  for (const entry of LINKED) {
+    fs.rmSync(path.join(projectDir, entry), { force: true });
+    fs.symlinkSync(path.join(REPO_ROOT, entry), path.join(projectDir, entry));
+  }
+  const descriptionFile = path.join(dir, "sandbox-description.json");
+  fs.writeFileSync(descriptionFile, JSON.stringify(description), { mode: 0o600 });
+  return {
+    dir: projectDir,
+    env: (variant) => ({
+      PK_SANDBOX_DESCRIPTION: descriptionFile,
+      PK_SANDBOX_VARIANT: JSON.stringify(variant),
+    }),
+  };
 }
 
 /**
@@ -174,8 +217,8 @@ export const agentBinary = (): string => requireBinary("karmada-agent");
  * embedded version string rewritten (same length, same code). Returns the path (relative to the roots).
  */
 export function stageSchedulerVersion(sandbox: Sandbox, version: string): string {
-  const bin = testbedBin("karmada");
-  const built = path.basename(path.dirname(bin)).replace(/^karmada-/, "");
+  const bin = binDir("karmada-scheduler");
+  const built = reportedVersion("karmada-scheduler", /GitVersion:"([^"]+)"/, ["version"]);
   if (built.length !== version.length) throw new Error(`${version} must be as long as ${built}`);
   const bytes = fs.readFileSync(path.join(bin, "karmada-scheduler"));
   // the -X ldflags string stands alone, between NUL bytes (module paths carry it after an "@")

@@ -188,6 +188,21 @@ describe("changes touch only what they change", () => {
     ]);
   });
 
+  test("a Karmada release: every Karmada binary's install and service commands; kube-apiserver and kcm untouched", async () => {
+    const older = await scripts({ karmadaVersion: "v1.17.1" });
+    const karmada = [
+      "karmada-aggregated-apiserver",
+      "karmada-controller-manager",
+      "karmada-scheduler",
+      "karmada-webhook",
+    ];
+    expect(changed(older, base)).toEqual(
+      ["cp1", "cp2"]
+        .flatMap((h) => karmada.flatMap((c) => [`karmada-${h}-${c}`, `karmada-${h}-install-${c}`]))
+        .sort(),
+    );
+  });
+
   test("a flag of one component: only its service commands", async () => {
     const tuned = await scripts({
       components: { controllerManager: { extraArgs: { "kube-api-qps": "100" } } },
