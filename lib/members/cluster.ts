@@ -22,7 +22,8 @@ export function clusterObject(settings: MemberSettings, id?: string): KubeObject
       ? {
           secretRef: { namespace: CLUSTER_NAMESPACE, name: names.credentialSecret },
           impersonatorSecretRef: { namespace: CLUSTER_NAMESPACE, name: names.impersonatorSecret },
-          insecureSkipTLSVerification: settings.insecureSkipTLSVerification,
+          // false is the API's zero value, which the server omits: sending it would diff on every preview
+          ...(settings.insecureSkipTLSVerification ? { insecureSkipTLSVerification: true } : {}),
         }
       : {}),
     ...(settings.proxyURL ? { proxyURL: settings.proxyURL } : {}),

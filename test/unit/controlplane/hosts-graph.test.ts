@@ -93,14 +93,32 @@ describe("KarmadaControlPlane (hosts) graph", () => {
     }
   });
 
-  test("each component rolls host by host; a host's service waits for its binary and files only", () => {
+  test("each component rolls host by host, after its binary, its files and the host's apiserver", () => {
     for (const component of CORE_COMPONENTS) {
       expect(deps(cmd(`cp2-${component}`))).toContain(cmd(`cp1-${component}`));
-      expect(deps(cmd(`cp1-${component}`))).toEqual(
-        expect.arrayContaining([cmd(`cp1-install-${component}`), cmd(`cp1-pki-${component}`)]),
-      );
+      const local = [cmd(`cp1-install-${component}`), cmd(`cp1-pki-${component}`)];
+      if (component !== "karmada-apiserver") local.push(cmd("cp1-karmada-apiserver"));
+      expect(deps(cmd(`cp1-${component}`))).toEqual(expect.arrayContaining(local));
       expect(deps(cmd(`cp1-install-${component}`))).toEqual([cmd("cp1-preflight")]);
     }
+  });
+
+  test("objects made through the Karmada provider (members, users) wait for the controllers, so destroy removes them first", async () => {
+    const ready = await controlPlane.karmadaObjectsReady;
+    const controllers = await controlPlane.controllersReady;
+    const expected = ["cp1", "cp2"].flatMap((h) =>
+      ["karmada-controller-manager", "karmada-scheduler", "karmada-webhook"].map(
+        (c) => controlPlane.hostCommands![`${h}-${c}`],
+      ),
+    );
+    expect(new Set(controllers)).toEqual(new Set(expected));
+    for (const c of controllers) {
+      expect(ready).toContain(c);
+      expect(controlPlane.clusterApiReady).toContain(c);
+    }
+    // kube-controller-manager (garbage collection, namespace finalization) is not among them: it
+    // stops only after every object inside Karmada is gone
+    expect(ready).not.toContain(controlPlane.hostCommands!["cp1-kube-controller-manager"]);
   });
 
   test("stdin of the pki commands carries keys and is secret; nothing else holds a private key", async () => {

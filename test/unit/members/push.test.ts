@@ -109,7 +109,6 @@ describe("MemberRegistration, push mode (karmadactl join)", () => {
       id: "uid-edge-1-member-kube-system",
       secretRef: { namespace: "karmada-cluster", name: "edge-1" },
       impersonatorSecretRef: { namespace: "karmada-cluster", name: "edge-1-impersonator" },
-      insecureSkipTLSVerification: false,
       proxyURL: "socks5://proxy.example.com:1080",
       provider: "aws",
       region: "eu-west-1",
