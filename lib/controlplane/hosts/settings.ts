@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { resolveArtifact } from "../../hosts/artifact";
 import { SERVICE_MANAGERS, ServiceManager } from "../../hosts/service";
-import { SAFE_PATH } from "../../hosts/shell";
+import { safePath } from "../../hosts/shell";
 import { ResolvedHost, resolveHosts } from "../../hosts/spec";
 import { HostPort, validateHost, validateHostPort } from "../../validation/endpoints";
 import { check, show } from "../../validation/errors";
@@ -92,16 +92,6 @@ export const API_SERVICE_KEYS: Partial<Record<ControlPlaneComponent, keyof ApiSe
   "karmada-metrics-adapter": "metricsAdapter",
   "karmada-search": "search",
 };
-
-function safePath(value: string, field: string): string {
-  check(
-    SAFE_PATH.test(value) && !value.includes(".."),
-    field,
-    `${show(value)} is not a safe absolute path`,
-    "/[A-Za-z0-9._+@/-]*",
-  );
-  return value.replace(/\/+$/, "") || "/";
-}
 
 /** Whether Kubernetes accepts `address` in Endpoints: an IP, not loopback, link-local or unspecified. */
 export function isEndpointAddress(address: string): boolean {

@@ -1,6 +1,6 @@
 import { ArtifactSource, ResolvedArtifact, resolveArtifact } from "../../hosts/artifact";
 import { SERVICE_MANAGERS, ServiceManager } from "../../hosts/service";
-import { SAFE_PATH } from "../../hosts/shell";
+import { safePath } from "../../hosts/shell";
 import { HostSpec, ResolvedHost, resolveHosts } from "../../hosts/spec";
 import { check, show } from "../../validation/errors";
 import { DEFAULT_ETCD_VERSION, etcdReleaseUrl, knownEtcdSha256 } from "./release";
@@ -126,16 +126,6 @@ export interface EtcdHostsSettings {
 
 /** Cluster sizes we accept: odd, so a quorum survives the loss of (n-1)/2 members. */
 export const MEMBER_COUNTS = [1, 3, 5, 7];
-
-function safePath(value: string, field: string): string {
-  check(
-    SAFE_PATH.test(value) && !value.includes(".."),
-    field,
-    `${show(value)} is not a safe absolute path`,
-    "/[A-Za-z0-9._+@/-]*",
-  );
-  return value.replace(/\/+$/, "") || "/";
-}
 
 function port(value: number, field: string): number {
   check(
