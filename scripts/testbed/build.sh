@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Build the test-bed binaries (etcd, kube-apiserver, kube-controller-manager, Karmada and, on request,
-# the Pulumi CLI) with the ordinary Go toolchain from the Go module proxy into a cache dir outside the
-# repo, one <name>-<version> dir per component, skipping what is already built.
+# Build the test-bed binaries (etcd, kube-apiserver, kube-controller-manager, Karmada) with the ordinary
+# Go toolchain from the Go module proxy, and install the Pulumi engine (CLI, language hosts, provider
+# plugins) from its prebuilt archives after checking their sha256, into a cache dir outside the repo,
+# one <name>-<version> dir per component, skipping what is already there.
 #
-# usage: scripts/testbed/build.sh [component ...]     (default: etcd kube karmada, in build order)
-#   components: etcd pulumi kube karmada
-# The Pulumi Node.js language host and the tls/random/command/kubernetes providers are not built: the
-# Go module proxy withholds their modules (docs/testbed.md); the summary says so loudly.
+# usage: scripts/testbed/build.sh [component ...]     (default: all, in this order)
+#   components: engine etcd kube karmada
 # env:
 #   PULUMI_KARMADA_CACHE     cache base (default ~/.cache/pulumi-karmada); the test bed is in <base>/testbed
+#   PULUMI_KARMADA_ENGINE_DIR  the engine archives + SHA256SUMS (default: ../shared/engine beside the repo)
 #   TESTBED_DEADLINE_EPOCH   unix time: a component whose typical build time would cross it is not started
 #   TESTBED_GO_P             go build -p (default 2)
 #   TESTBED_GOSUMDB          GOSUMDB for the builds (default off, see docs/testbed.md)
@@ -18,7 +18,7 @@ set -euo pipefail
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
 usage() {
-  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 # Typical cold build time of each component in seconds (the upper end of what was measured on
@@ -26,7 +26,7 @@ usage() {
 typical_seconds() {
   case "$1" in
     etcd) echo 180 ;;
-    pulumi) echo 900 ;;
+    engine) echo 60 ;;
     kube) echo 600 ;;
     karmada) echo 450 ;;
     *) echo 600 ;;
@@ -98,30 +98,52 @@ build_etcd() {
   "$out/etcd" --version
 }
 
-build_pulumi() {
-  local dir="$1" out="$1/bin" w gomod sdkdir f
-  w="$(new_wrapper "pulumi-$PULUMI_VERSION")"
-  cd "$w"
-  # pkg/v3's go.mod replaces sdk/v3 with ../sdk: require both at the same version instead,
-  # and keep its remote replaces (e.g. atotto/clipboard).
-  gomod="$(gomod_of "github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION")"
-  copy_remote_replaces "$gomod"
-  go mod edit -require="github.com/pulumi/pulumi/pkg/v3@$PULUMI_VERSION" \
-    -require="github.com/pulumi/pulumi/sdk/v3@$PULUMI_VERSION"
-  go get "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi@$PULUMI_VERSION" "github.com/pulumi/pulumi/sdk/v3@$PULUMI_VERSION"
-  log "go build pulumi"
-  go_build "$out/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi \
-    "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=$PULUMI_VERSION"
-  "$out/pulumi" version
-
-  # Dynamic-provider and policy shims shipped as scripts inside the sdk/v3 module.
-  sdkdir="$(go list -m -f '{{.Dir}}' "github.com/pulumi/pulumi/sdk/v3")"
-  for f in pulumi-resource-pulumi-nodejs pulumi-analyzer-policy; do
-    if [[ -f "$sdkdir/nodejs/dist/$f" ]]; then
-      install -m 0755 "$sdkdir/nodejs/dist/$f" "$out/$f"
-    fi
+# verify_engine_archives SRC: every archive the engine needs is in SRC and matches SRC/SHA256SUMS.
+# A missing or tampered file is an error naming it; nothing is installed from an unverified archive.
+verify_engine_archives() {
+  local src="$1" name expected actual p
+  [[ -f "$src/SHA256SUMS" ]] || {
+    echo "engine archives: $src/SHA256SUMS is missing (set PULUMI_KARMADA_ENGINE_DIR to the directory holding the Pulumi engine archives)" >&2
+    return 1
+  }
+  for p in cli "${TESTBED_PLUGINS[@]}"; do
+    name="$(tb_engine_archive "$p")"
+    expected="$(awk -v f="$name" '$2 == f || $2 == "*" f { print $1 }' "$src/SHA256SUMS")"
+    [[ -n "$expected" ]] || {
+      echo "engine archive $src/$name: not listed in $src/SHA256SUMS" >&2
+      return 1
+    }
+    [[ -f "$src/$name" ]] || {
+      echo "engine archive $src/$name: missing" >&2
+      return 1
+    }
+    actual="$(sha256sum "$src/$name" | cut -d' ' -f1)"
+    [[ "$actual" == "$expected" ]] || {
+      echo "engine archive $src/$name: sha256 mismatch (SHA256SUMS says $expected, the file is $actual): refusing to install it" >&2
+      return 1
+    }
   done
-  : "$dir"
+}
+
+# The Pulumi engine from prebuilt archives: the CLI bundle (CLI and language hosts side by side, which is
+# how the CLI finds the hosts) extracted into bin/, then each provider plugin installed with the CLI's own
+# `pulumi plugin install ... --file` into the test bed's Pulumi home.
+build_engine() {
+  local dir="$1" src="$TESTBED_ENGINE_SOURCE" p
+  verify_engine_archives "$src"
+  mkdir -p "$dir/.extract"
+  tar -xJf "$src/$(tb_engine_archive cli)" -C "$dir/.extract"
+  mv "$dir/.extract/pulumi/"* "$dir/bin/"
+  rm -rf "$dir/.extract"
+  export PULUMI_HOME="$TESTBED_PULUMI_HOME" PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+  mkdir -p "$PULUMI_HOME"
+  for p in "${TESTBED_PLUGINS[@]}"; do
+    rm -rf "$(tb_plugin_dir "$p")" "$(tb_plugin_dir "$p").lock"
+    "$dir/bin/pulumi" plugin install resource "$p" "$(tb_version "$p")" --file "$src/$(tb_engine_archive "$p")"
+  done
+  "$dir/bin/pulumi" version
+  "$dir/bin/pulumi" plugin ls
+  cp "$src/SHA256SUMS" "$dir/SHA256SUMS"
 }
 
 # staging_version MODULE v0.N.P: v0.N.P if the Go module proxy serves it, else the nearest lower
@@ -225,6 +247,12 @@ run_component() {
       return 0
     fi
   fi
+  if [[ "$c" == engine && ! -d "$TESTBED_ENGINE_SOURCE" ]] && command -v pulumi >/dev/null; then
+    # a machine without the archives but with Pulumi installed the usual way: use that one
+    log "engine: no archives at $TESTBED_ENGINE_SOURCE; using $(command -v pulumi) ($(pulumi version 2>/dev/null))"
+    SKIPPED+=("$c")
+    return 0
+  fi
   log "building $c $v … (log: $logf)"
   start="$(date +%s)"
   rm -rf "$d"
@@ -267,17 +295,19 @@ main() {
     esac
   done
   if ((${#requested[@]} == 0)); then
-    requested=("${TESTBED_DEFAULT[@]}")
+    requested=("${TESTBED_COMPONENTS[@]}")
   fi
 
-  command -v go >/dev/null || {
-    echo "go is not on PATH" >&2
-    return 1
-  }
-  command -v jq >/dev/null || {
-    echo "jq is not on PATH (apt-get install -y jq)" >&2
-    return 1
-  }
+  if [[ " ${requested[*]} " != " engine " ]]; then # the Go-built components need go and jq
+    command -v go >/dev/null || {
+      echo "go is not on PATH: etcd, kube and karmada are built from Go modules (install Go, or set PULUMI_KARMADA_SKIP_E2E=1)" >&2
+      return 1
+    }
+    command -v jq >/dev/null || {
+      echo "jq is not on PATH (apt-get install -y jq)" >&2
+      return 1
+    }
+  fi
   mkdir -p "$TESTBED_ROOT" "$LOG_DIR" "$WORK_ROOT"
   # One build at a time per cache (a second one waits, then skips what the first one built).
   exec 9>"$TESTBED_ROOT/.build.lock"
@@ -287,7 +317,7 @@ main() {
   fi
   local t0
   t0="$(date +%s)"
-  log "cache: $TESTBED_ROOT ($(go version | cut -d' ' -f3), -p $GO_P)"
+  log "cache: $TESTBED_ROOT ($(go version 2>/dev/null | cut -d' ' -f3), -p $GO_P)"
   for c in "${requested[@]}"; do
     run_component "$c"
   done
@@ -307,11 +337,6 @@ main() {
     for c in "${NOT_STARTED[@]}"; do log "!!!   $c"; done
     log "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
   fi
-  echo
-  log "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
-  log "!!! NOT BUILDABLE HERE: Pulumi Node.js language host; tls, random, command, kubernetes providers"
-  log "!!!   $TESTBED_UNAVAILABLE_REASON"
-  log "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
   if ((${#FAILED[@]})); then
     echo
     log "FAILED: ${FAILED[*]} (logs in $LOG_DIR)"

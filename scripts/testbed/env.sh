@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 # Source this (bash) to use the test bed built by scripts/testbed/build.sh:
 #   . scripts/testbed/env.sh            (works from any cwd)
-# Exports PATH (the bin dirs of etcd, pulumi, kube, karmada in front), PULUMI_HOME (where the
-# providers are registered as plugins at their exact versions; their bin dirs stay off PATH), the
-# Pulumi offline settings, one TESTBED_*_BIN variable per component, TESTBED_COMPONENTS_PRESENT /
+# Exports PATH (the bin dirs of the engine, etcd, kube, karmada in front), PULUMI_HOME (where the
+# provider plugins are installed at their exact versions), the Pulumi offline settings, one
+# TESTBED_*_BIN variable per component, TESTBED_COMPONENTS_PRESENT /
 # TESTBED_COMPONENTS_MISSING (space-separated), TESTBED_KARMADA_CRDS, TESTBED_K8S_OPENAPI, and
 # the function testbed_has COMPONENT... (true when all of them are built).
 # Does not change shell options and never fails: missing components are just listed as missing.
@@ -12,14 +12,9 @@
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
 export TESTBED_ROOT
-export TESTBED_ETCD_BIN TESTBED_PULUMI_BIN TESTBED_TLS_BIN TESTBED_RANDOM_BIN TESTBED_COMMAND_BIN \
-  TESTBED_KUBERNETES_PROVIDER_BIN TESTBED_KUBE_BIN TESTBED_KARMADA_BIN
+export TESTBED_ETCD_BIN TESTBED_PULUMI_BIN TESTBED_KUBE_BIN TESTBED_KARMADA_BIN TESTBED_ENGINE_SOURCE
 TESTBED_ETCD_BIN="$(tb_dir etcd)/bin"
-TESTBED_PULUMI_BIN="$(tb_dir pulumi)/bin"
-TESTBED_TLS_BIN="$(tb_dir tls)/bin"
-TESTBED_RANDOM_BIN="$(tb_dir random)/bin"
-TESTBED_COMMAND_BIN="$(tb_dir command)/bin"
-TESTBED_KUBERNETES_PROVIDER_BIN="$(tb_dir kubernetes)/bin"
+TESTBED_PULUMI_BIN="$(tb_dir engine)/bin"
 TESTBED_KUBE_BIN="$(tb_dir kube)/bin"
 TESTBED_KARMADA_BIN="$(tb_dir karmada)/bin"
 
@@ -29,9 +24,9 @@ export TESTBED_KARMADA_CRDS TESTBED_K8S_OPENAPI
 TESTBED_KARMADA_CRDS="$(tb_dir karmada)/crds.tar.gz"
 TESTBED_K8S_OPENAPI="$(go env GOMODCACHE 2>/dev/null || echo "${GOMODCACHE:-${GOPATH:-$HOME/go}/pkg/mod}")/k8s.io/kubernetes@$KUBE_VERSION/api/openapi-spec/swagger.json"
 
-# Plugins installed into the test bed's own Pulumi home take precedence only when it exists; otherwise a
-# normally installed Pulumi (~/.pulumi) keeps its plugins.
-if [[ -d "$TESTBED_PULUMI_HOME" ]]; then export PULUMI_HOME="$TESTBED_PULUMI_HOME"; fi
+# The test bed's own Pulumi home (its plugins) is used only when the engine is installed there; otherwise
+# a Pulumi installed the usual way (~/.pulumi) keeps its plugins.
+if tb_present engine; then export PULUMI_HOME="$TESTBED_PULUMI_HOME"; fi
 export PULUMI_SKIP_UPDATE_CHECK=true
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 

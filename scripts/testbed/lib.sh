@@ -12,21 +12,25 @@ TESTBED_ROOT="$TESTBED_CACHE/testbed"
 # shellcheck disable=SC2034 # used by env.sh
 TESTBED_PULUMI_HOME="$TESTBED_ROOT/pulumi-home"
 
-# All components, in build order; TESTBED_DEFAULT is what a plain build.sh builds (the Pulumi CLI alone
-# cannot run a TypeScript program without the Node.js language host, so it is built only on request).
+# All components, in build order; a plain build.sh builds (or installs) all of them. `engine` is the
+# Pulumi CLI with its language hosts and the provider plugins, installed from prebuilt archives (below).
 # shellcheck disable=SC2034 # used by the scripts that source this file
-TESTBED_COMPONENTS=(etcd pulumi kube karmada)
-# shellcheck disable=SC2034 # used by build.sh
-TESTBED_DEFAULT=(etcd kube karmada)
-# Why the rest of the real-engine tier cannot be built here (printed by build.sh and status.sh).
+TESTBED_COMPONENTS=(engine etcd kube karmada)
+
+# Where the prebuilt Pulumi engine archives are (the CLI bundle, provider plugins, SHA256SUMS): next to the
+# repository as ../shared/engine, or PULUMI_KARMADA_ENGINE_DIR. Without them a pulumi installed the usual
+# way is used (docs/testbed.md).
+# shellcheck disable=SC2034 # used by build.sh and env.sh
+TESTBED_ENGINE_SOURCE="${PULUMI_KARMADA_ENGINE_DIR:-$(cd "$TESTBED_SCRIPT_DIR/../../.." && pwd)/shared/engine}"
+# Provider plugins of the engine: name and version variable (versions.env), in install order.
 # shellcheck disable=SC2034 # used by build.sh and status.sh
-TESTBED_UNAVAILABLE_REASON="the Go module proxy withholds github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3 and the pulumi-tls, pulumi-random, pulumi-command and pulumi-kubernetes provider modules (\"This module version is not available\"), so the Node.js language host and those plugins cannot be built from Go modules; the real-engine tier runs only where pulumi and its plugins are installed the usual way"
+TESTBED_PLUGINS=(kubernetes tls random command)
 
 # tb_version COMPONENT: the pinned version (as written in versions.env).
 tb_version() {
   case "$1" in
     etcd) echo "$ETCD_VERSION" ;;
-    pulumi) echo "$PULUMI_VERSION" ;;
+    engine) echo "$PULUMI_VERSION" ;;
     tls) echo "$TLS_VERSION" ;;
     random) echo "$RANDOM_VERSION" ;;
     command) echo "$COMMAND_VERSION" ;;
@@ -48,7 +52,7 @@ tb_dir() {
 tb_bins() {
   case "$1" in
     etcd) echo "etcd etcdctl etcdutl" ;;
-    pulumi) echo "pulumi pulumi-resource-pulumi-nodejs" ;;
+    engine) echo "pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs" ;;
     kube) echo "kube-apiserver kube-controller-manager" ;;
     karmada) echo "karmada-controller-manager karmada-scheduler karmada-webhook karmada-aggregated-apiserver karmada-agent karmadactl karmada-descheduler" ;;
     *) return 1 ;;
@@ -66,5 +70,28 @@ tb_present() {
   if [[ "$1" == karmada ]]; then
     [[ -f "$d/crds.tar.gz" ]] || return 1
   fi
+  if [[ "$1" == engine ]]; then
+    local p
+    # new archives (their SHA256SUMS differs from the one installed) mean a new engine
+    if [[ -f "$TESTBED_ENGINE_SOURCE/SHA256SUMS" ]]; then
+      cmp -s "$TESTBED_ENGINE_SOURCE/SHA256SUMS" "$d/SHA256SUMS" || return 1
+    fi
+    for p in "${TESTBED_PLUGINS[@]}"; do
+      [[ -x "$(tb_plugin_dir "$p")/pulumi-resource-$p" ]] || return 1
+    done
+  fi
   return 0
+}
+
+# tb_plugin_dir PLUGIN: where `pulumi plugin install` puts a provider plugin in the test bed's Pulumi home.
+tb_plugin_dir() {
+  echo "$TESTBED_PULUMI_HOME/plugins/resource-$1-v$(tb_version "$1")"
+}
+
+# tb_engine_archive NAME: file name of an engine archive (as listed in SHA256SUMS).
+tb_engine_archive() {
+  case "$1" in
+    cli) echo "pulumi-$PULUMI_VERSION-linux-x64.tar.xz" ;;
+    *) echo "pulumi-resource-$1-v$(tb_version "$1")-linux-amd64.tar.gz" ;;
+  esac
 }

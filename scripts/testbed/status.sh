@@ -51,7 +51,7 @@ case "${1:-}" in
       tb_present "$c" && state=present
       printf '%-11s %-10s %-8s %s\n' "$c" "$(tb_version "$c")" "$state" "$(tb_dir "$c")"
     done
-    echo "not buildable here: Node.js language host, tls/random/command/kubernetes providers: $TESTBED_UNAVAILABLE_REASON"
+    echo "engine archives: $TESTBED_ENGINE_SOURCE; plugins in $TESTBED_PULUMI_HOME: $(for p in "${TESTBED_PLUGINS[@]}"; do printf '%s %s ' "$p" "$(tb_version "$p")"; done)"
     ;;
   -h | --help)
     sed -n '2,5p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'

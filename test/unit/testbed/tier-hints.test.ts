@@ -1,0 +1,29 @@
+/** What the e2e tier guard tells a user whose machine lacks something: where each missing piece comes from. */
+import { buildHint, notRunBanner } from "../../support/engine/tier";
+
+describe("e2e tier hints", () => {
+  it("sends test-bed binaries, the Pulumi engine and its plugins to build.sh, once per component", () => {
+    expect(
+      buildHint([
+        "etcdctl",
+        "kube-apiserver",
+        "karmadactl",
+        "pulumi",
+        "pulumi-language-nodejs",
+        "plugin tls 5.5.1",
+      ]),
+    ).toBe("run scripts/testbed/build.sh etcd kube karmada engine");
+  });
+
+  it("sends tools the test bed does not build to the system's packages, anything else to PATH", () => {
+    expect(buildHint(["systemd-analyze", "shellcheck", "kubectl"])).toBe(
+      "install systemd shellcheck (apt-get install -y systemd shellcheck); put kubectl on PATH",
+    );
+  });
+
+  it("names what is missing, how to get it and the suite", () => {
+    expect(notRunBanner("some suite", ["etcd", "plugin command 1.2.1"])).toBe(
+      "E2E TIER NOT RUN: etcd, plugin command 1.2.1 (run scripts/testbed/build.sh etcd engine) [some suite]",
+    );
+  });
+});
