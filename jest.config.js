@@ -1,4 +1,7 @@
-/** Two projects: `unit` (pure functions, Pulumi mocks, real openssl) and `e2e` (real engine and test bed). */
+/**
+ * Two projects: `unit` (pure functions, Pulumi mocks, real openssl and bash, upstream reference files from
+ * the Go module cache) and `e2e` (real engine and test bed).
+ */
 const common = {
   preset: "ts-jest",
   testEnvironment: "node",
@@ -13,6 +16,8 @@ module.exports = {
       ...common,
       displayName: "unit",
       testMatch: ["<rootDir>/test/unit/**/*.test.ts", "<rootDir>/lib/**/*.test.ts"],
+      // fetches the upstream Go modules (Kubernetes OpenAPI schema, Karmada) once, before any unit test
+      globalSetup: "<rootDir>/test/support/unitGlobalSetup.ts",
     },
     { ...common, displayName: "e2e", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },
   ],

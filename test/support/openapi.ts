@@ -1,23 +1,21 @@
 import Ajv, { ErrorObject, ValidateFunction } from "ajv";
-import { execFileSync } from "child_process";
 import { existsSync, readFileSync } from "fs";
-import { homedir } from "os";
 import { join } from "path";
-import { DEFAULT_KARMADA_VERSION, findRelease } from "../../lib/catalog";
+import { KUBERNETES_MODULE, describeUpstream, downloadCommand, upstreamModuleDir } from "./upstream";
 
 /**
  * Validation of synthesized objects against the Kubernetes OpenAPI (swagger 2.0) schema of a target
- * version, read at test time from the `k8s.io/kubernetes` Go module (`api/openapi-spec/swagger.json`);
- * it is never copied into the repo. Stricter than a plain JSON-schema check in the ways the API server
+ * version, read at test time from the `k8s.io/kubernetes` Go module (`api/openapi-spec/swagger.json`,
+ * fetched by the unit globalSetup, see ./upstream.ts); it is never copied into the repo. Stricter than a plain JSON-schema check in the ways the API server
  * is: unknown fields are rejected wherever an object lists its properties (the API server's strict field
  * validation), int-or-string and quantity fields accept exactly their two forms, integer formats are
  * range-checked.
  */
 
 /** Kubernetes version the host-cluster manifests target: the default release's pairing. */
-export const TARGET_KUBERNETES_VERSION = findRelease(DEFAULT_KARMADA_VERSION).kubernetesVersion;
+export const TARGET_KUBERNETES_VERSION = KUBERNETES_MODULE.version;
 
-/** Override: path of a swagger.json to use instead of the Go module cache. */
+/** Override: path of a swagger.json to use instead of the Go module. */
 export const SPEC_PATH_ENV = "KUBERNETES_OPENAPI_SPEC";
 
 type Schema = Record<string, unknown>;
@@ -28,34 +26,31 @@ const QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 const QUANTITY_PATTERN =
   "^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$";
 
-/** The Go module cache: $GOMODCACHE, else `go env GOMODCACHE`, else $GOPATH/pkg/mod or ~/go/pkg/mod. */
-function goModCache(): string {
-  if (process.env.GOMODCACHE) return process.env.GOMODCACHE;
-  try {
-    const dir = execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
-    if (dir) return dir;
-  } catch {
-    // no go toolchain: fall back to its default location
-  }
-  return join(process.env.GOPATH ?? join(homedir(), "go"), "pkg", "mod");
-}
-
 /** Where the swagger.json of `version` is; throws, saying how to get it, when it is not there. */
 export function kubernetesSpecPath(version: string = TARGET_KUBERNETES_VERSION): string {
   const override = process.env[SPEC_PATH_ENV];
-  const path =
-    override ?? join(goModCache(), "k8s.io", `kubernetes@${version}`, "api", "openapi-spec", "swagger.json");
+  const module = { path: KUBERNETES_MODULE.path, version };
+  const path = override || join(upstreamModuleDir(module), "api", "openapi-spec", "swagger.json");
   if (!existsSync(path)) {
     throw new Error(
       [
         `Kubernetes OpenAPI schema for ${version} not found at ${path}.`,
         `Manifest tests validate every object against it and cannot run without it. Fetch it with:`,
-        `  go mod download -json k8s.io/kubernetes@${version}`,
+        `  ${downloadCommand(module)}`,
         `(large download; it lands in the Go module cache), or point ${SPEC_PATH_ENV} at a swagger.json.`,
       ].join("\n"),
     );
   }
   return path;
+}
+
+/**
+ * `describe` for a suite that validates against the schema: skipped loudly only when there is neither Go
+ * (`PULUMI_KARMADA_NO_GO=1`) nor a {@link SPEC_PATH_ENV} override.
+ */
+export function describeWithSchema(name: string, body: () => void): void {
+  if (process.env[SPEC_PATH_ENV]) describe(name, body);
+  else describeUpstream(name, [KUBERNETES_MODULE], body);
 }
 
 /**
@@ -144,7 +139,7 @@ export function kubernetesSchema(version: string = TARGET_KUBERNETES_VERSION): K
     if (!validate)
       return [`${label}: no schema for apiVersion ${o.apiVersion} kind ${o.kind} in Kubernetes ${version}`];
     if (validate(obj)) return [];
-    return (validate.errors ?? []).map((e) => `${label}: ${describe(e)}`);
+    return (validate.errors ?? []).map((e) => `${label}: ${describeError(e)}`);
   };
   const schema: KubernetesSchema = {
     version,
@@ -155,7 +150,7 @@ export function kubernetesSchema(version: string = TARGET_KUBERNETES_VERSION): K
   return schema;
 }
 
-function describe(error: ErrorObject): string {
+function describeError(error: ErrorObject): string {
   const extra =
     error.keyword === "additionalProperties"
       ? ` (${(error.params as { additionalProperty: string }).additionalProperty})`

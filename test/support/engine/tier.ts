@@ -1,7 +1,10 @@
 /**
- * The e2e tier guard. A suite that needs real binaries must never pass silently without them: when
- * something is missing it prints a loud banner, records it in `${TMPDIR:-/tmp}/pulumi-karmada-tiers.txt`
- * (CI prints that file) and skips. When everything is present the suite runs and any failure fails.
+ * The e2e tier guard, the one every suite needing real binaries uses. Such a suite never passes silently
+ * without them: when something is missing it registers one failing test whose error is a banner naming
+ * what is missing and how to get it (`scripts/testbed/build.sh <component>`), prints the banner on stderr
+ * and records it in `${TMPDIR:-/tmp}/pulumi-karmada-tiers.txt` (CI prints that file). Only the explicit
+ * opt-out `PULUMI_KARMADA_SKIP_E2E=1` (machines without Go) turns that failure into a skip, with the same
+ * banner. When everything is present the suite runs and any failure fails.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -23,23 +26,49 @@ export interface Tier {
   readonly ready: boolean;
   /** What is missing (empty when ready). */
   readonly missing: readonly string[];
-  /** `describe` when ready, else `describe.skip`. */
+  /**
+   * `describe` when ready; else a stand-in that registers, instead of the body, one test failing with the
+   * banner (skipped under {@link SKIP_E2E_ENV}).
+   */
   readonly describe: jest.Describe;
 }
+
+/** Explicit opt-out: `PULUMI_KARMADA_SKIP_E2E=1` skips (loudly) the suites whose binaries are missing. */
+export const SKIP_E2E_ENV = "PULUMI_KARMADA_SKIP_E2E";
+
+/** The test bed's directory (as scripts/testbed/lib.sh computes it): one `<component>-<version>` dir each. */
+export const TESTBED_DIR = path.join(
+  process.env.PULUMI_KARMADA_CACHE || path.join(os.homedir(), ".cache", "pulumi-karmada"),
+  "testbed",
+);
 
 /** File the tier outcomes are appended to. */
 export function tierReportPath(): string {
   return path.join(process.env.TMPDIR || os.tmpdir() || "/tmp", "pulumi-karmada-tiers.txt");
 }
 
-/** Test-bed component (scripts/testbed/build.sh name) that provides a binary or plugin. */
+/** Test-bed component (scripts/testbed/build.sh name) that provides a binary; provider plugins come with `engine`. */
 const COMPONENT_OF: Readonly<Record<string, string>> = {
   etcd: "etcd",
+  etcdctl: "etcd",
+  etcdutl: "etcd",
   "kube-apiserver": "kube",
   "kube-controller-manager": "kube",
-  pulumi: "pulumi",
-  "pulumi-language-nodejs": "pulumi",
-  kubectl: "kube",
+  "karmada-aggregated-apiserver": "karmada",
+  "karmada-controller-manager": "karmada",
+  "karmada-scheduler": "karmada",
+  "karmada-webhook": "karmada",
+  "karmada-descheduler": "karmada",
+  "karmada-agent": "karmada",
+  karmadactl: "karmada",
+  pulumi: "engine",
+  "pulumi-language-nodejs": "engine",
+};
+
+/** Tools the test bed does not build: the Debian package that installs each. */
+const SYSTEM_PACKAGE_OF: Readonly<Record<string, string>> = {
+  "systemd-analyze": "systemd",
+  shellcheck: "shellcheck",
 };
 
 /** The plugin version the installed npm SDK `@pulumi/<name>` requests (its `pulumi.version`, else its version). */
@@ -50,7 +79,8 @@ export function requiredPluginVersion(name: string): string {
   return String(pkg.pulumi?.version ?? pkg.version).replace(/^v/, "");
 }
 
-function installedPlugins(
+/** The resource plugins `pulumi plugin ls` lists in `env` (its PULUMI_HOME), versions without `v`. */
+export function installedPlugins(
   pulumi: string,
   env: Readonly<Record<string, string>>,
 ): { name: string; version: string }[] {
@@ -64,12 +94,21 @@ function installedPlugins(
     .map((p) => ({ name: p.name, version: String(p.version).replace(/^v/, "") }));
 }
 
-/** What of `needs` is missing, each entry naming the thing and its test-bed component. */
+/** False for a binary in a test-bed component dir whose build has not finished (no `.done` yet). */
+function finished(binary: string): boolean {
+  const relative = path.relative(TESTBED_DIR, binary);
+  if (relative.startsWith("..") || path.isAbsolute(relative)) return true; // installed the usual way
+  return fs.existsSync(path.join(TESTBED_DIR, relative.split(path.sep)[0], ".done"));
+}
+
+/** What of `needs` is missing: binary names, and `plugin <name> <version>` for plugins. */
 export function findMissing(needs: TierNeeds): string[] {
   const { env } = testbedEnv();
   const missing: string[] = [];
   for (const binary of needs.binaries ?? []) {
-    if (!findBinary(binary, env)) missing.push(binary);
+    const found = findBinary(binary, env);
+    // a build in progress leaves half-written binaries behind: never run those
+    if (!found || !finished(found)) missing.push(binary);
   }
   const plugins = needs.plugins ?? [];
   if (plugins.length > 0) {
@@ -85,21 +124,26 @@ export function findMissing(needs: TierNeeds): string[] {
 }
 
 /**
- * How to get what is missing: test-bed components come from scripts/testbed/build.sh; the Pulumi engine
- * (Node.js language host, provider plugins) cannot be built here and must be installed the usual way.
+ * How to get what is missing: test-bed components (the engine, with its provider plugins, included) from
+ * scripts/testbed/build.sh; tools the test bed does not build from the system's packages.
  */
 export function buildHint(missing: readonly string[]): string {
-  const engine = missing.filter((m) => m.startsWith("plugin ") || m.startsWith("pulumi"));
-  const components = new Set(missing.filter((m) => !engine.includes(m)).map((m) => COMPONENT_OF[m] ?? m));
-  const hints = [
+  const components = new Set<string>();
+  const packages = new Set<string>();
+  const others: string[] = [];
+  for (const m of missing) {
+    const component = m.startsWith("plugin ") ? "engine" : COMPONENT_OF[m];
+    if (component) components.add(component);
+    else if (SYSTEM_PACKAGE_OF[m]) packages.add(SYSTEM_PACKAGE_OF[m]);
+    else others.push(m);
+  }
+  return [
     ...(components.size ? [`run scripts/testbed/build.sh ${[...components].join(" ")}`] : []),
-    ...(engine.length
-      ? [
-          "the Pulumi engine and provider plugins cannot be built from the Go module proxy here (it withholds their modules, docs/testbed.md): install Pulumi the usual way",
-        ]
+    ...(packages.size
+      ? [`install ${[...packages].join(" ")} (apt-get install -y ${[...packages].join(" ")})`]
       : []),
-  ];
-  return hints.join("; ");
+    ...(others.length ? [`put ${others.join(", ")} on PATH`] : []),
+  ].join("; ");
 }
 
 /** The banner line for a suite that cannot run. */
@@ -108,20 +152,41 @@ export function notRunBanner(suite: string, missing: readonly string[]): string 
 }
 
 /**
- * Decides whether `suite` runs. Missing pieces: banner via console.warn and the tier report, and
- * `describe.skip`. Everything present: a `RUN` line in the report and the real `describe`.
+ * A `describe` that never runs its body (collecting it may already start work) but registers one test
+ * in its place: failing with `banner`, or skipped and named by it.
+ */
+function standIn(banner: string, skip: boolean): jest.Describe {
+  const register = (name: unknown) =>
+    describe(String(name), () => {
+      if (skip) test.skip(banner, () => undefined);
+      else
+        test("has the binaries it needs", () => {
+          throw new Error(`${banner}\n(to skip such suites instead, set ${SKIP_E2E_ENV}=1)`);
+        });
+    });
+  return Object.assign(register, {
+    only: register,
+    skip: describe.skip,
+    each: () => register,
+  }) as unknown as jest.Describe;
+}
+
+/**
+ * Decides whether `suite` runs. Everything present: an `E2E TIER RUN` line in the report and the real
+ * `describe`. Something missing: the banner on stderr and in the report, and a `describe` whose only
+ * test fails with it — or is skipped, under {@link SKIP_E2E_ENV}.
  */
 export function e2eTier(suite: string, needs: TierNeeds): Tier {
   const missing = findMissing(needs);
   const report = tierReportPath();
   if (missing.length > 0) {
+    const skip = process.env[SKIP_E2E_ENV] === "1";
     const banner = notRunBanner(suite, missing);
     const rule = "=".repeat(Math.min(banner.length, 100));
-    console.warn(`\n${rule}\n${banner}\n${rule}\n`);
-    // jest hides the console output of a file whose tests were all skipped: say it on stderr as well
+    // stderr, not the console: jest hides the console of a file whose tests were all skipped
     process.stderr.write(`\n${rule}\n${banner}\n${rule}\n`);
-    fs.appendFileSync(report, `${banner}\n`);
-    return { ready: false, missing, describe: describe.skip };
+    fs.appendFileSync(report, `${banner} — ${skip ? `skipped (${SKIP_E2E_ENV}=1)` : "the suite FAILS"}\n`);
+    return { ready: false, missing, describe: standIn(banner, skip) };
   }
   fs.appendFileSync(
     report,

@@ -1,34 +1,15 @@
 /**
- * Our names and agent flags against karmadactl's own source (Karmada v1.18.2 in the Go module cache),
- * so that a cluster registered by either tool can be removed by the other. Skipped, loudly, when the
- * module is not in the cache.
+ * Our names and agent flags against karmadactl's own source (the upstream Karmada module, fetched by the
+ * unit globalSetup), so that a cluster registered by either tool can be removed by the other.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveMemberSettings } from "../../../lib/members/config";
 import { AGENT_GROUP, AGENT_OBJECTS, BOOTSTRAP_TOKEN, memberObjectNames } from "../../../lib/members/names";
 import { agentFlags } from "../../../lib/members/pull";
+import { KARMADA_MODULE, describeUpstream, upstreamModuleDir } from "../../support/upstream";
 
-function karmadaModuleDir(): string | undefined {
-  try {
-    const cache = execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
-    const dir = join(cache, "github.com/karmada-io/karmada@v1.18.2");
-    return existsSync(dir) ? dir : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const dir = karmadaModuleDir();
-if (!dir) {
-  console.warn(
-    "SKIPPING karmadactl interoperability checks: github.com/karmada-io/karmada@v1.18.2 is not in the Go module cache " +
-      "(run `go mod download github.com/karmada-io/karmada@v1.18.2`)",
-  );
-}
-const maybe = dir ? describe : describe.skip;
-const source = (path: string) => readFileSync(join(dir!, path), "utf8");
+const source = (path: string) => readFileSync(join(upstreamModuleDir(KARMADA_MODULE), path), "utf8");
 /** The string constant `name = "value"` of a Go file. */
 const constant = (text: string, name: string) => new RegExp(`${name}\\s*=\\s*"([^"]*)"`).exec(text)?.[1];
 /** The format string returned by Go function `name`. */
@@ -37,7 +18,7 @@ const format = (text: string, name: string) =>
     text,
   );
 
-maybe("names and flags match karmadactl v1.18.2", () => {
+describeUpstream(`names and flags match karmadactl ${KARMADA_MODULE.version}`, [KARMADA_MODULE], () => {
   const names = memberObjectNames("member1");
 
   it("uses join's names for ServiceAccounts, roles, Secrets and the execution namespace", () => {

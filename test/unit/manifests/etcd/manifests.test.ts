@@ -11,7 +11,7 @@ import {
 } from "../../../../lib/manifests/etcd";
 import { SKIP_AWAIT_ANNOTATION } from "../../../../lib/manifests/workloads";
 import { etcdServerSans } from "../../../../lib/pki/sans";
-import { kubernetesSchema } from "../../../support/openapi";
+import { KubernetesSchema, describeWithSchema, kubernetesSchema } from "../../../support/openapi";
 
 const settingsOf = (args: Partial<EtcdInClusterArgs> = {}) =>
   resolveEtcdInClusterSettings({ namespace: "karmada-system", ...args } as EtcdInClusterArgs);
@@ -258,8 +258,9 @@ describe("etcd backup", () => {
   });
 });
 
-describe("etcd objects validate against the Kubernetes OpenAPI schema", () => {
-  const schema = kubernetesSchema();
+describeWithSchema("etcd objects validate against the Kubernetes OpenAPI schema", () => {
+  let schema: KubernetesSchema;
+  beforeAll(() => (schema = kubernetesSchema()));
   it.each([
     ["defaults", {}],
     [

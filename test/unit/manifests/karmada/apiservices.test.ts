@@ -7,7 +7,7 @@ import {
 import { PLACEHOLDERS } from "../../../../lib/manifests/placeholders";
 import { ConfigError } from "../../../../lib/validation/errors";
 import { testSettings } from "../../../support/settings";
-import { upstreamKarmadaDir, upstreamYaml } from "../../crds/upstream";
+import { KARMADA_MODULE, describeUpstream, upstreamYaml } from "../../../support/upstream";
 
 const settings = testSettings({ namespace: "karmada-host", clusterDomain: "corp.local" });
 const find = (objects: KubeObject[], kind: string, name?: string) =>
@@ -111,8 +111,7 @@ describe("optional aggregated APIs", () => {
   });
 });
 
-const upstream = upstreamKarmadaDir();
-(upstream ? describe : describe.skip)("APIServices against upstream v1.18.2", () => {
+describeUpstream(`APIServices against upstream ${KARMADA_MODULE.version}`, [KARMADA_MODULE], () => {
   const facts = (a: any) => ({
     name: a.metadata.name,
     group: a.spec.group,
@@ -126,7 +125,9 @@ const upstream = upstreamKarmadaDir();
     ["karmada-metrics-adapter-apiservice.yaml", () => metricsAdapterApiObjects(settings)],
     ["karmada-search-apiservice.yaml", () => searchApiObjects(settings)],
   ])("%s: same groups, versions, priorities and backing Service", (file, build) => {
-    const theirs = upstreamYaml(upstream!, `artifacts/deploy/${file}`).filter((d) => d.kind === "APIService");
+    const theirs = upstreamYaml(KARMADA_MODULE, `artifacts/deploy/${file}`).filter(
+      (d) => d.kind === "APIService",
+    );
     const sort = (list: any[]) => list.map(facts).sort((a, b) => (a.name < b.name ? -1 : 1));
     expect(sort(find(build(), "APIService"))).toEqual(sort(theirs));
   });

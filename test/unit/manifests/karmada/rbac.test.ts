@@ -1,5 +1,5 @@
 import { karmadaRbac, KARMADA_USER_RESOURCES, RBAC_NAMES } from "../../../../lib/manifests/karmada/rbac";
-import { upstreamKarmadaDir, upstreamYaml } from "../../crds/upstream";
+import { KARMADA_MODULE, describeUpstream, upstreamYaml } from "../../../support/upstream";
 
 const objects = karmadaRbac() as any[];
 const get = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
@@ -47,12 +47,11 @@ describe("karmadaRbac", () => {
   });
 });
 
-const upstream = upstreamKarmadaDir();
-(upstream ? describe : describe.skip)("karmadaRbac against upstream v1.18.2", () => {
+describeUpstream(`karmadaRbac against upstream ${KARMADA_MODULE.version}`, [KARMADA_MODULE], () => {
   it.each(["admin-clusterrole-aggregation.yaml", "cluster-proxy-admin-rbac.yaml"])(
     "%s: same rules, role refs and subjects",
     (file) => {
-      for (const theirs of upstreamYaml(upstream!, `artifacts/deploy/${file}`)) {
+      for (const theirs of upstreamYaml(KARMADA_MODULE, `artifacts/deploy/${file}`)) {
         const ours = get(theirs.kind, theirs.metadata.name);
         expect(ours).toBeDefined();
         const sortRule = (r: any) => ({ ...r, verbs: [...r.verbs].sort() });

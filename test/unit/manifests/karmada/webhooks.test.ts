@@ -9,7 +9,7 @@ import {
 import { PLACEHOLDERS } from "../../../../lib/manifests/placeholders";
 import { ConfigError } from "../../../../lib/validation/errors";
 import { testSettings } from "../../../support/settings";
-import { upstreamKarmadaDir, upstreamYaml } from "../../crds/upstream";
+import { KARMADA_MODULE, describeUpstream, upstreamModuleDir, upstreamYaml } from "../../../support/upstream";
 
 const BASE = "https://karmada-webhook.karmada-host.svc:443";
 const byKind = (kind: string) => webhookConfigurations(BASE).find((o) => o.kind === kind) as any;
@@ -68,11 +68,9 @@ describe("webhookConfigurations", () => {
   });
 });
 
-const upstream = upstreamKarmadaDir();
-const withUpstream = upstream ? describe : describe.skip;
-
-withUpstream("webhookConfigurations against upstream v1.18.2", () => {
-  const reference = upstreamYaml(upstream!, "artifacts/deploy/webhook-configuration.yaml");
+describeUpstream(`webhookConfigurations against upstream ${KARMADA_MODULE.version}`, [KARMADA_MODULE], () => {
+  let reference: Record<string, any>[];
+  beforeAll(() => (reference = upstreamYaml(KARMADA_MODULE, "artifacts/deploy/webhook-configuration.yaml")));
   const comparable = (w: any) => ({
     name: w.name,
     path: new URL(w.clientConfig.url).pathname,
@@ -92,9 +90,9 @@ withUpstream("webhookConfigurations against upstream v1.18.2", () => {
   );
 
   it("only names resources that have a CRD in the release bundle", () => {
-    const crdFiles = readdirSync(join(upstream!, "charts/karmada/_crds/bases"), { recursive: true }).map(
-      String,
-    );
+    const crdFiles = readdirSync(join(upstreamModuleDir(KARMADA_MODULE), "charts/karmada/_crds/bases"), {
+      recursive: true,
+    }).map(String);
     const rules = [...MUTATING_WEBHOOKS, ...VALIDATING_WEBHOOKS].filter((w) => w.resources[0] !== "*");
     for (const w of rules) {
       expect(crdFiles.some((f) => f.endsWith(`${w.apiGroups[0]}_${w.resources[0]}.yaml`))).toBe(true);

@@ -11,9 +11,9 @@ import {
 } from "fs";
 import { get } from "http";
 import { createServer } from "net";
-import { homedir, tmpdir } from "os";
-import { join } from "path";
-import { resolveEtcdInClusterSettings } from "../../../../lib/etcd/settings";
+import { tmpdir } from "os";
+import { dirname, join } from "path";
+import { resolveEtcdInClusterSettings } from "../../lib/etcd/settings";
 import {
   ETCD_CERT_SECRET_KEYS,
   ETCD_DATA_MOUNT,
@@ -26,7 +26,9 @@ import {
   etcdMemberAddresses,
   etcdMemberDnsName,
   etcdMemberNames,
-} from "../../../../lib/manifests/etcd";
+} from "../../lib/manifests/etcd";
+import { e2eTier } from "../support/engine/tier";
+import { requireBinary } from "../support/kube/binaries";
 
 /**
  * Runs a real three-member etcd cluster (the test bed's pinned build) with the flags the StatefulSet
@@ -35,21 +37,16 @@ import {
  * each member's ports moved to free local ports and the members' DNS names pointed at them (the host
  * network and resolver are shared).
  */
-const ETCD_VERSION = /^ETCD_VERSION=(\S+)/m.exec(
-  readFileSync(join(__dirname, "../../../../scripts/testbed/versions.env"), "utf8"),
-)![1];
-const ETCD_BIN = join(
-  process.env.PULUMI_KARMADA_CACHE ?? join(homedir(), ".cache", "pulumi-karmada"),
-  "testbed",
-  `etcd-${ETCD_VERSION}`,
-  "bin",
-);
+const tier = e2eTier("etcd members with the generated flags (test/e2e/etcd-process.test.ts)", {
+  binaries: ["etcd", "etcdctl", "etcdutl"],
+});
 
 jest.setTimeout(60_000);
 
-const work = mkdtempSync(join(tmpdir(), "etcd-process-"));
-const pkiDir = join(work, "pki");
-const backupDir = join(work, "backup");
+// created when the suite starts, not at import: a suite that cannot run leaves nothing behind
+let work: string;
+let pkiDir: string;
+let backupDir: string;
 const settings = resolveEtcdInClusterSettings({ namespace: "karmada-system", name: "etcd", replicas: 3 });
 const members = etcdMemberNames(settings);
 const processes: ChildProcess[] = [];
@@ -185,7 +182,7 @@ async function waitHealthy(): Promise<void> {
 
 /** Environment of the backup job's containers (ETCDCTL_* as the CronJob sets them, mapped like the mounts). */
 const jobEnv = () => ({
-  PATH: `${ETCD_BIN}:${process.env.PATH}`,
+  PATH: `${dirname(requireBinary("etcdctl"))}:${process.env.PATH}`,
   BACKUP_DIR: backupDir,
   ETCDCTL_API: "3",
   ETCDCTL_ENDPOINTS: `https://127.0.0.1:${ports[0].client}`,
@@ -198,78 +195,80 @@ const jobEnv = () => ({
 const sh = (script: string) =>
   execFileSync("sh", ["-c", script], { env: jobEnv(), encoding: "utf8", stdio: "pipe" });
 const etcdctl = (args: string[], env: Record<string, string> = jobEnv()) =>
-  execFileSync(join(ETCD_BIN, "etcdctl"), args, { env, encoding: "utf8", stdio: "pipe" });
+  execFileSync(requireBinary("etcdctl"), args, { env, encoding: "utf8", stdio: "pipe" });
 
-beforeAll(async () => {
-  if (!existsSync(join(ETCD_BIN, "..", ".done")) || !existsSync(join(ETCD_BIN, "etcd"))) {
-    throw new Error(`${ETCD_BIN}/etcd not found: build the test bed's etcd first (scripts/testbed/build.sh)`);
-  }
-  issueCertificates();
-  mkdirSync(backupDir);
-  while (ports.length < members.length)
-    ports.push({ client: await freePort(), peer: await freePort(), metrics: await freePort() });
-  members.forEach((member, i) => {
-    const log = openSync(join(work, `${member}.log`), "w");
-    processes.push(spawn(join(ETCD_BIN, "etcd"), emulatedArgs(i), { stdio: ["ignore", log, log] }));
-  });
-  await waitHealthy();
-});
-
-afterAll(async () => {
-  await Promise.all(
-    processes.map((p) => (p.exitCode !== null ? undefined : new Promise((r) => p.once("exit", r).kill()))),
-  );
-  rmSync(work, { recursive: true, force: true });
-});
-
-describe("members started with the generated flags", () => {
-  it("forms the cluster over mutually authenticated peer TLS", () => {
-    const list = etcdctl(["member", "list", "--write-out=simple"]);
-    for (let i = 0; i < members.length; i++) {
-      expect(list).toContain(
-        `${members[i]}, https://127.0.0.1:${ports[i].peer}, https://127.0.0.1:${ports[i].client}`,
-      );
-    }
+tier.describe("etcd members with the generated flags (real etcd)", () => {
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "etcd-process-"));
+    pkiDir = join(work, "pki");
+    backupDir = join(work, "backup");
+    issueCertificates();
+    mkdirSync(backupDir);
+    while (ports.length < members.length)
+      ports.push({ client: await freePort(), peer: await freePort(), metrics: await freePort() });
+    members.forEach((member, i) => {
+      const log = openSync(join(work, `${member}.log`), "w");
+      processes.push(spawn(requireBinary("etcd"), emulatedArgs(i), { stdio: ["ignore", log, log] }));
+    });
+    await waitHealthy();
   });
 
-  it("starts (etcd exits on any unknown flag) and serves clients over TLS with a client certificate", () => {
-    etcdctl(["put", "/registry/probe", "ok"]);
-    expect(etcdctl(["get", "/registry/probe", "--print-value-only"]).trim()).toBe("ok");
+  afterAll(async () => {
+    await Promise.all(
+      processes.map((p) => (p.exitCode !== null ? undefined : new Promise((r) => p.once("exit", r).kill()))),
+    );
+    if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it("refuses clients without a certificate (client-cert-auth)", () => {
-    const withoutCert: Record<string, string> = { ...jobEnv() };
-    delete withoutCert.ETCDCTL_CERT;
-    delete withoutCert.ETCDCTL_KEY;
-    expect(() =>
-      etcdctl(["get", "/registry/probe", "--dial-timeout=2s", "--command-timeout=3s"], withoutCert),
-    ).toThrow();
-  });
-});
+  describe("members started with the generated flags", () => {
+    it("forms the cluster over mutually authenticated peer TLS", () => {
+      const list = etcdctl(["member", "list", "--write-out=simple"]);
+      for (let i = 0; i < members.length; i++) {
+        expect(list).toContain(
+          `${members[i]}, https://127.0.0.1:${ports[i].peer}, https://127.0.0.1:${ports[i].client}`,
+        );
+      }
+    });
 
-describe("the backup job's scripts", () => {
-  it("save checked snapshots with sha256 files and keep only the newest RETAIN", async () => {
-    for (let run = 0; run < 3; run++) {
-      if (run > 0) await new Promise((r) => setTimeout(r, 1100)); // names have one-second resolution
-      sh(SNAPSHOT_SCRIPT);
-      sh(STORE_SCRIPT);
-    }
-    const files = readdirSync(backupDir).sort();
-    const snapshots = files.filter((f) => f.endsWith(".db"));
-    expect(snapshots).toHaveLength(2);
-    expect(files.filter((f) => f.startsWith("."))).toEqual([]);
-    for (const snapshot of snapshots) {
-      expect(snapshot).toMatch(/^etcd-\d{8}T\d{6}Z\.db$/);
-      expect(files).toContain(`${snapshot}.sha256`);
-      execFileSync("sha256sum", ["-c", `${snapshot}.sha256`], { cwd: backupDir, stdio: "pipe" });
-      // the kept snapshot restores and holds the data
-      const restored = join(work, `restore-${snapshot}`);
-      execFileSync(
-        join(ETCD_BIN, "etcdutl"),
-        ["snapshot", "restore", join(backupDir, snapshot), "--data-dir", restored],
-        { stdio: "pipe" },
-      );
-      expect(existsSync(join(restored, "member", "snap", "db"))).toBe(true);
-    }
+    it("starts (etcd exits on any unknown flag) and serves clients over TLS with a client certificate", () => {
+      etcdctl(["put", "/registry/probe", "ok"]);
+      expect(etcdctl(["get", "/registry/probe", "--print-value-only"]).trim()).toBe("ok");
+    });
+
+    it("refuses clients without a certificate (client-cert-auth)", () => {
+      const withoutCert: Record<string, string> = { ...jobEnv() };
+      delete withoutCert.ETCDCTL_CERT;
+      delete withoutCert.ETCDCTL_KEY;
+      expect(() =>
+        etcdctl(["get", "/registry/probe", "--dial-timeout=2s", "--command-timeout=3s"], withoutCert),
+      ).toThrow();
+    });
+  });
+
+  describe("the backup job's scripts", () => {
+    it("save checked snapshots with sha256 files and keep only the newest RETAIN", async () => {
+      for (let run = 0; run < 3; run++) {
+        if (run > 0) await new Promise((r) => setTimeout(r, 1100)); // names have one-second resolution
+        sh(SNAPSHOT_SCRIPT);
+        sh(STORE_SCRIPT);
+      }
+      const files = readdirSync(backupDir).sort();
+      const snapshots = files.filter((f) => f.endsWith(".db"));
+      expect(snapshots).toHaveLength(2);
+      expect(files.filter((f) => f.startsWith("."))).toEqual([]);
+      for (const snapshot of snapshots) {
+        expect(snapshot).toMatch(/^etcd-\d{8}T\d{6}Z\.db$/);
+        expect(files).toContain(`${snapshot}.sha256`);
+        execFileSync("sha256sum", ["-c", `${snapshot}.sha256`], { cwd: backupDir, stdio: "pipe" });
+        // the kept snapshot restores and holds the data
+        const restored = join(work, `restore-${snapshot}`);
+        execFileSync(
+          requireBinary("etcdutl"),
+          ["snapshot", "restore", join(backupDir, snapshot), "--data-dir", restored],
+          { stdio: "pipe" },
+        );
+        expect(existsSync(join(restored, "member", "snap", "db"))).toBe(true);
+      }
+    });
   });
 });
