@@ -72,7 +72,9 @@ export class Addon extends pulumi.ComponentResource {
   private targets(name: string, args: AddonArgs, members: readonly AddonMember[]): GenericTarget[] {
     const cp = args.controlPlane;
     if (this.target === "controlPlane") {
-      return [{ prefix: name, provider: cp.karmadaProvider, dependsOn: cp.karmadaObjectsReady }];
+      // after the controllers (and through them every control-plane object inside Karmada), so that
+      // destroy deletes these while garbage collection, finalizers and webhooks still run
+      return [{ prefix: name, provider: cp.karmadaProvider, dependsOn: cp.controllers }];
     }
     if (this.target === "host") return [{ prefix: name, provider: this.hostProvider(cp), dependsOn: [] }];
     return members.map((m, i) => {

@@ -73,12 +73,9 @@ export interface KarmadaControlPlaneArgs extends ControlPlaneConfig {
 interface Deployed {
   readonly provider: k8s.Provider;
   readonly karmadaApi: KarmadaApiResources;
-  readonly controllers: Promise<pulumi.Resource[]>;
+  /** The controller workloads, registered now; each waits for every object in `karmadaApi`. */
+  readonly controllers: pulumi.Resource[];
   readonly hostCommands?: Readonly<Record<string, command.remote.Command>>;
-  /** What finalizes Cluster objects (karmada-controller-manager), when known synchronously. */
-  readonly clusterFinalizers?: pulumi.Resource[];
-  /** What objects made through the Karmada provider wait for. @default karmadaApi.all */
-  readonly karmadaObjectsReady?: Promise<pulumi.Resource[]>;
 }
 
 /** Files the etcd cluster provides rather than the control-plane PKI. */
@@ -125,15 +122,24 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
   /** Expiry (RFC 3339) of every leaf certificate, by id. */
   public readonly certificateExpiry: pulumi.Output<Record<string, string>>;
   /**
+   * The controller workloads: karmada-controller-manager, karmada-scheduler, karmada-webhook and the
+   * enabled optional components, plus kube-controller-manager when containerized (on hosts it is a
+   * core service the Karmada provider itself depends on). Known now, and each waits for every object
+   * of the control plane inside karmada-apiserver, so depending on them is the cheap way to depend on
+   * all of it. Objects made through the Karmada provider (members, addons, users) depend on them so
+   * that `destroy` deletes those objects while garbage collection, finalizers and webhooks still run.
+   */
+  public readonly controllers: pulumi.Resource[];
+  /**
    * What objects made through the Karmada provider depend on: every object of the control plane
-   * inside karmada-apiserver (CRDs load asynchronously) and, on hosts, the controllers and webhook.
+   * inside karmada-apiserver (CRDs load asynchronously) and the {@link controllers}.
    */
   public readonly karmadaObjectsReady: Promise<pulumi.Resource[]>;
-  /** Resolves when the controllers are registered (they wait for the CRDs). */
+  /** {@link controllers}, as a promise (kept for callers that await it). */
   public readonly controllersReady: Promise<pulumi.Resource[]>;
   /**
-   * What Cluster objects must depend on: the APIService that serves `cluster.karmada.io` and, on
-   * hosts, the controllers — so that removing a member deletes its Cluster while
+   * What Cluster objects must depend on: the APIService that serves `cluster.karmada.io` and the
+   * {@link controllers} — so that removing a member deletes its Cluster while
    * karmada-controller-manager still runs to finalize it.
    */
   public readonly clusterApiReady: pulumi.Resource[];
@@ -169,9 +175,12 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
       ? this.deployOnHosts(name, args, hosts, files)
       : this.deployContainerized(name, args, hostProvider!, files);
     this.karmadaProvider = deployed.provider;
-    this.karmadaObjectsReady = deployed.karmadaObjectsReady ?? deployed.karmadaApi.all;
-    this.clusterApiReady = [...deployed.karmadaApi.apiServices, ...(deployed.clusterFinalizers ?? [])];
-    this.controllersReady = deployed.controllers;
+    this.controllers = deployed.controllers;
+    // both modes: members', addons' and users' objects wait for the controllers (webhooks fail
+    // closed) and on destroy go first, while the controllers still finalize and collect them
+    this.karmadaObjectsReady = deployed.karmadaApi.all.then((all) => [...all, ...deployed.controllers]);
+    this.clusterApiReady = [...deployed.karmadaApi.apiServices, ...deployed.controllers];
+    this.controllersReady = Promise.resolve(deployed.controllers);
     this.hostCommands = deployed.hostCommands;
 
     this.registerOutputs({
@@ -237,10 +246,12 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
       { pullModeBootstrap: args.pullModeBootstrap },
       aggregated,
     );
-    // controllers last: they need the CRDs, webhooks and APIs in place
-    const controllers = karmadaApi.all.then((ready) =>
-      applyObjects(name, workloads.controllers, { ...host, dependsOn: [...aggregated, ...ready] }),
-    );
+    // controllers last: they need the CRDs, webhooks and APIs in place. Registered now (their
+    // dependsOn resolves with the CRD bundle) so that members and addons can depend on a plain array.
+    const controllers = applyObjects(name, workloads.controllers, {
+      ...host,
+      dependsOn: karmadaApi.all.then((ready) => [...aggregated, ...ready]),
+    });
     return { provider, karmadaApi, controllers };
   }
 
@@ -272,12 +283,8 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     return {
       provider: provider!,
       karmadaApi: onHosts.karmadaApi,
-      controllers: Promise.resolve(onHosts.services.controllers),
+      controllers: onHosts.services.controllers,
       hostCommands: onHosts.commands,
-      clusterFinalizers: onHosts.services.controllers,
-      // members' and users' objects also wait for karmada-webhook (webhooks fail closed) and the
-      // controllers — and on destroy go first, while the controllers still finalize them
-      karmadaObjectsReady: onHosts.karmadaApi.all.then((all) => [...all, ...onHosts.services.controllers]),
     };
   }
 

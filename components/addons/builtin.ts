@@ -89,15 +89,17 @@ export function installBuiltin(
       host,
     ),
   ];
+  // the controllers come after every control-plane object inside Karmada: depending on them is
+  // depending on all of it, and destroy then deletes the addon while they still run
   const workload = applyObjects(ctx.name, builtinWorkloads(settings, kind), {
     ...host,
-    dependsOn: cp.karmadaObjectsReady.then((ready) => [...ready, ...secrets]),
+    dependsOn: [...cp.controllers, ...secrets],
   });
   const caBundle = cp.caCertPem.apply((pem) => Buffer.from(pem).toString("base64"));
   const apis = applyObjects(ctx.name, builtinApiObjects(settings, kind), {
     parent: ctx.parent,
     provider: cp.karmadaProvider,
-    dependsOn: cp.karmadaObjectsReady.then((ready) => [...ready, ...workload]),
+    dependsOn: [...cp.controllers, ...workload],
     resolve: (obj: KubeObject) =>
       substitute(obj, { [PLACEHOLDERS.caBundle]: caBundle }) as pulumi.Input<Record<string, unknown>>,
   });

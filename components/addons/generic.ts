@@ -9,7 +9,7 @@ import { createSecret } from "../../lib/kube/secrets";
 export interface GenericTarget {
   readonly prefix: string;
   readonly provider: pulumi.ProviderResource;
-  readonly dependsOn: pulumi.Resource[] | Promise<pulumi.Resource[]>;
+  readonly dependsOn: pulumi.Resource[];
 }
 
 /**
@@ -27,7 +27,7 @@ export function applyManifests(
     provider: target.provider,
     dependsOn: target.dependsOn,
   });
-  const after = Promise.resolve(target.dependsOn).then((deps) => [...deps, ...foundation]);
+  const after = [...target.dependsOn, ...foundation];
   const secrets = phases.secrets.map((obj) =>
     createSecret(
       kubeResourceName(target.prefix, obj),

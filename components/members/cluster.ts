@@ -5,15 +5,15 @@ import { clusterObject } from "../../lib/members/cluster";
 import { MemberContext } from "./context";
 
 /**
- * The member's kube-system namespace UID, which karmadactl records as the Cluster's `spec.id` (read,
- * not managed: the read resource only looks the namespace up).
+ * The member's `kube-system` Namespace, read (not managed) through the member's provider: its UID is
+ * the cluster id that karmadactl join and karmada-agent (pkg/util `ObtainClusterID`) record as the
+ * Cluster's `spec.id`.
  */
-export function memberClusterId(ctx: MemberContext): pulumi.Output<string | undefined> {
-  const ns = k8s.core.v1.Namespace.get(`${ctx.name}-member-kube-system`, "kube-system", {
+export function readMemberKubeSystem(ctx: MemberContext): k8s.core.v1.Namespace {
+  return k8s.core.v1.Namespace.get(`${ctx.name}-member-kube-system`, "kube-system", {
     parent: ctx.parent,
     provider: ctx.member,
   });
-  return ns.metadata.apply((md) => md?.uid);
 }
 
 /**
@@ -36,19 +36,19 @@ export function adoptingKarmadaProvider(ctx: MemberContext): k8s.Provider {
 /** Options of {@link createClusterObject}. */
 export interface ClusterObjectOptions {
   /** What must exist first (and so is deleted after the Cluster). */
-  readonly dependsOn: pulumi.Resource[] | Promise<pulumi.Resource[]>;
+  readonly dependsOn: pulumi.Resource[];
   /** Provider for karmada-apiserver. */
   readonly provider: pulumi.ProviderResource;
-  /** `spec.id` (push). @default - left out */
-  readonly id?: pulumi.Output<string | undefined>;
   /** Fields the agent also writes: Pulumi's values win. @default false */
   readonly forceFields?: boolean;
 }
 
 /**
- * The Cluster object. It depends on the Cluster APIService (served by the aggregated apiserver, not a
- * CRD: creating it before the APIService is Available fails) and on everything in `dependsOn` — the
- * member-side objects and credentials — so that Pulumi deletes the Cluster first on removal.
+ * The Cluster object, with `spec.id` from the member's kube-system Namespace (read through the member's
+ * provider, so the read is a dependency of the Cluster). It depends on `clusterApiReady` — the Cluster
+ * APIService (served by the aggregated apiserver, not a CRD: creating it before the APIService is
+ * Available fails) and the controllers (which finalize it on deletion) — and on everything in
+ * `dependsOn`, the member-side objects and credentials, so that Pulumi deletes the Cluster first.
  */
 export function createClusterObject(
   ctx: MemberContext,
@@ -61,20 +61,13 @@ export function createClusterObject(
         metadata: { ...base.metadata, annotations: { "pulumi.com/patchForce": "true" } },
       }
     : base;
-  const dependsOn = Promise.resolve(options.dependsOn).then((deps) => [
-    ...ctx.controlPlane.clusterApiReady,
-    ...deps,
-  ]);
+  const kubeSystem = readMemberKubeSystem(ctx);
+  const spec = kubeSystem.metadata.apply((md) => clusterObject(ctx.settings, md?.uid).spec);
   const [cluster] = applyObjects(`${ctx.name}-karmada`, [obj], {
     parent: ctx.parent,
     provider: options.provider,
-    dependsOn,
-    resolve: options.id
-      ? (o) => ({
-          ...o,
-          spec: pulumi.output(options.id!).apply((id) => ({ ...(o.spec as object), ...(id ? { id } : {}) })),
-        })
-      : undefined,
+    dependsOn: [...ctx.controlPlane.clusterApiReady, kubeSystem, ...options.dependsOn],
+    resolve: (o) => ({ ...o, spec }),
   });
   return cluster;
 }

@@ -19,12 +19,17 @@ export function memberOptions(ctx: MemberContext, dependsOn?: pulumi.Input<pulum
   return { parent: ctx.parent, provider: ctx.member, dependsOn, retainOnDelete: ctx.settings.forceRemove };
 }
 
-/** Options of Karmada-side children: always the control plane's Karmada provider, passed explicitly. */
-export function karmadaOptions(
-  ctx: MemberContext,
-  dependsOn?: pulumi.Input<pulumi.Input<pulumi.Resource>[]>,
-) {
-  return { parent: ctx.parent, provider: ctx.controlPlane.karmadaProvider, dependsOn };
+/**
+ * Options of Karmada-side children: always the control plane's Karmada provider, passed explicitly, and
+ * always after the control plane's controllers (which come after every control-plane object inside
+ * Karmada), so that `destroy` deletes them while garbage collection and finalizers still run.
+ */
+export function karmadaOptions(ctx: MemberContext, dependsOn: pulumi.Resource[] = []) {
+  return {
+    parent: ctx.parent,
+    provider: ctx.controlPlane.karmadaProvider,
+    dependsOn: [...ctx.controlPlane.controllers, ...dependsOn],
+  };
 }
 
 /**

@@ -108,10 +108,7 @@ export function bootstrapTokenIdentity(ctx: MemberContext): AgentIdentity {
       data: { ...data, "token-secret": secretPart },
     },
     // the expiry is fixed when the token is created; later runs must not extend it
-    {
-      ...karmadaOptions(ctx, ctx.controlPlane.karmadaObjectsReady),
-      ignoreChanges: ["stringData.expiration"],
-    },
+    { ...karmadaOptions(ctx), ignoreChanges: ["stringData.expiration"] },
   );
   const bootstrapProvider = new k8s.Provider(
     `${ctx.name}-karmada-bootstrap`,
@@ -149,7 +146,13 @@ export function bootstrapTokenIdentity(ctx: MemberContext): AgentIdentity {
         request: request.certRequestPem.apply((pem) => Buffer.from(pem).toString("base64")),
       },
     },
-    { parent: ctx.parent, provider: bootstrapProvider, retainOnDelete: true },
+    // after the controllers too: karmada-controller-manager approves it, kube-controller-manager signs it
+    {
+      parent: ctx.parent,
+      provider: bootstrapProvider,
+      dependsOn: ctx.controlPlane.controllers,
+      retainOnDelete: true,
+    },
   );
   const certPem = csr.status.apply((status) => {
     if (!status?.certificate)

@@ -21,27 +21,22 @@ export interface PullResources {
  * namespace); the agent identity (direct or bootstrap token); in the member the kubeconfig Secret,
  * ServiceAccount, role and the karmada-agent Deployment — plus, when the agent reports credentials,
  * the ServiceAccounts it would otherwise create itself (so that removal leaves none behind). The
- * Cluster object is declared too, after the agent (which may have registered it already: the adopting
- * provider takes it over), so that Pulumi deletes it first, while the agent still cleans up its Works.
+ * Karmada-side credential Secrets are the agent's: it copies the tokens into them and makes them owned
+ * by the Cluster, which the garbage collector then removes them with. The Cluster object is declared
+ * too, with every field the agent writes (lib/members/cluster.ts: the agent cannot update it), after
+ * the agent (which may have registered it already: the adopting provider takes it over), so that
+ * Pulumi deletes it first, while the agent still cleans up its Works.
  */
 export function registerPullMember(ctx: MemberContext): PullResources {
   const pull = ctx.settings.pull!;
-  const karmadaReady = ctx.controlPlane.karmadaObjectsReady;
   const karmadaObjects = agentKarmadaObjects(ctx.settings.clusterName);
   const karmadaPrefix = `${ctx.name}-karmada`;
   const executionNamespace = applyObjects(
     karmadaPrefix,
     karmadaObjects.executionNamespace,
-    karmadaOptions(ctx, karmadaReady),
+    karmadaOptions(ctx),
   );
-  const rbac = applyObjects(
-    karmadaPrefix,
-    karmadaObjects.rbac,
-    karmadaOptions(
-      ctx,
-      karmadaReady.then((ready) => [...ready, ...executionNamespace]),
-    ),
-  );
+  const rbac = applyObjects(karmadaPrefix, karmadaObjects.rbac, karmadaOptions(ctx, executionNamespace));
 
   const identity: AgentIdentity =
     pull.identity === "direct" ? directIdentity(ctx) : bootstrapTokenIdentity(ctx);

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { createSecret } from "../../lib/kube/secrets";
 import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, memberObjectNames } from "../../lib/members/names";
-import { createClusterObject, memberClusterId } from "./cluster";
+import { createClusterObject } from "./cluster";
 import { MemberContext, karmadaOptions } from "./context";
 import { createMemberCredentials, MemberCredentials } from "./credentials";
 
@@ -23,7 +23,7 @@ export function createKarmadaCredentialSecrets(
   caBundle: pulumi.Input<string> | undefined,
 ): pulumi.Resource[] {
   const names = memberObjectNames(ctx.settings.clusterName);
-  const opts = karmadaOptions(ctx, ctx.controlPlane.karmadaObjectsReady);
+  const opts = karmadaOptions(ctx);
   const labels = { ...KARMADA_SYSTEM_LABEL };
   return [
     createSecret(
@@ -63,7 +63,6 @@ export function registerPushMember(
   const cluster = createClusterObject(ctx, {
     provider: ctx.controlPlane.karmadaProvider,
     dependsOn: [...credentials.resources, ...karmadaSecrets],
-    id: memberClusterId(ctx),
   });
   return { memberSide: credentials.resources, karmadaSecrets, cluster };
 }

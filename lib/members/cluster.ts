@@ -6,26 +6,36 @@ import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, memberObjectNames } from "./na
 export const CLUSTER_API_VERSION = "cluster.karmada.io/v1alpha1";
 
 /**
- * The `Cluster` object of a member. Push: it references the credential Secrets `<cluster>` and
- * `<cluster>-impersonator` in karmada-cluster. Pull: the agent fills `secretRef`,
- * `impersonatorSecretRef` and `id` itself when it registers, so they are left out here.
- * @param id the member's kube-system namespace UID (what karmadactl records), when known.
+ * The `Cluster` object of a member, with every spec field its registrar writes, the same values:
+ * - Push, as `karmadactl join` writes it: the credential Secrets `<cluster>` and
+ *   `<cluster>-impersonator` in karmada-cluster (created by the registration).
+ * - Pull, as karmada-agent writes it at start-up (cmd/agent/app `generateClusterInControllerPlane`,
+ *   from its flags): `id`, `apiEndpoint`, `proxyURL`, `provider`, `region`, `zones`, and — when it
+ *   reports secrets (`pull.reportSecrets`) — the references to the Secrets it creates under the same
+ *   names. The agent may create a Cluster but not update one: it refuses to start unless the existing
+ *   object already holds what it computes, and it never rewrites an equal one, so neither side
+ *   changes the other's fields and a second `pulumi up` shows no diff.
+ * `taints` are ours alone in both modes.
+ * @param id the member's kube-system namespace UID (`ObtainClusterID`). @default - left out (unknown yet)
  */
 export function clusterObject(settings: MemberSettings, id?: string): KubeObject {
   const names = memberObjectNames(settings.clusterName);
   const push = settings.mode === "Push";
+  // the agent reports both Secrets or none: karmadactl's `--report-secrets` default, or `None`
+  const secretRefs = push || settings.pull!.reportSecrets;
   const spec: Record<string, unknown> = {
     syncMode: settings.mode,
     apiEndpoint: settings.apiEndpoint,
-    ...(push && id !== undefined ? { id } : {}),
-    ...(push
+    ...(id !== undefined ? { id } : {}),
+    ...(secretRefs
       ? {
           secretRef: { namespace: CLUSTER_NAMESPACE, name: names.credentialSecret },
           impersonatorSecretRef: { namespace: CLUSTER_NAMESPACE, name: names.impersonatorSecret },
-          // false is the API's zero value, which the server omits: sending it would diff on every preview
-          ...(settings.insecureSkipTLSVerification ? { insecureSkipTLSVerification: true } : {}),
         }
       : {}),
+    // false is the API's zero value, which the server omits: sending it would diff on every preview.
+    // Pull: the agent writes its in-cluster config's value, false.
+    ...(push && settings.insecureSkipTLSVerification ? { insecureSkipTLSVerification: true } : {}),
     ...(settings.proxyURL ? { proxyURL: settings.proxyURL } : {}),
     ...(settings.provider ? { provider: settings.provider } : {}),
     ...(settings.region ? { region: settings.region } : {}),

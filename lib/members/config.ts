@@ -50,7 +50,9 @@ export interface PullOptions {
   readonly identity?: AgentIdentity;
   /**
    * Extra agent flags, name without dashes → value; they override generated flags of the same name.
-   * `cluster-name` and `karmada-kubeconfig` are fixed. @default {}
+   * Fixed: `cluster-name`, `karmada-kubeconfig` and the flags the agent writes into the Cluster object
+   * (`cluster-api-endpoint`, `-provider`, `-region`, `-zones`, `proxy-server-address`,
+   * `cluster-namespace`, `report-secrets`: set them through the registration's own fields). @default {}
    */
   readonly extraArgs?: Readonly<Record<string, string>>;
   /** karmada-apiserver URL as the member reaches it. @default - the control plane's `apiEndpoint` */
@@ -91,7 +93,7 @@ export interface MemberRegistrationConfig {
   readonly taints?: readonly ClusterTaint[];
   /** Proxy Karmada dials the member through (http, https or socks5 URL). @default - direct */
   readonly proxyURL?: string;
-  /** Skip verifying the member's serving certificate (push). @default false */
+  /** Skip verifying the member's serving certificate (push only). @default false */
   readonly insecureSkipTLSVerification?: boolean;
   /** @default "full" (as karmadactl) */
   readonly permissions?: MemberPermissions;

@@ -46,8 +46,22 @@ export function validateProxyUrl(field: string, value: string): string {
 }
 
 const FLAG_NAME = /^[a-z0-9][a-z0-9-]*$/;
-/** Agent flags that tie it to its identity and Secret; overriding them would break registration. */
-const FIXED_AGENT_FLAGS = ["cluster-name", "karmada-kubeconfig"];
+/**
+ * Agent flags the registration sets and must not be overridden: the identity and its Secret, and every
+ * flag the agent writes into the Cluster object (it may not update the declared one, so a different
+ * value stops it at start-up).
+ */
+export const FIXED_AGENT_FLAGS: readonly string[] = [
+  "cluster-name",
+  "karmada-kubeconfig",
+  "cluster-api-endpoint",
+  "cluster-provider",
+  "cluster-region",
+  "cluster-zones",
+  "proxy-server-address",
+  "cluster-namespace",
+  "report-secrets",
+];
 
 function validatePull(pull: PullOptions): void {
   if (pull.replicas !== undefined) validateInteger("pull.replicas", pull.replicas, 1);
@@ -153,6 +167,14 @@ export function validateMemberConfig(config: MemberRegistrationConfig): void {
       'permissions: "leastPrivilege"',
     );
     config.extraRules!.forEach((rule, i) => validateRule(`extraRules[${i}]`, rule));
+  }
+  if (config.insecureSkipTLSVerification) {
+    check(
+      config.mode === "Push",
+      "insecureSkipTLSVerification",
+      "only applies to push mode (karmada-agent records its in-cluster connection, which verifies)",
+      'mode: "Push"',
+    );
   }
   if (config.pull !== undefined) {
     check(config.mode === "Pull", "pull", `is given but mode is ${show(config.mode)}`, 'mode: "Pull"');

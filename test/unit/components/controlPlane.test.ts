@@ -1,6 +1,8 @@
+import { Addon } from "../../../components/addon";
 import { CORE_COMPONENTS } from "../../../lib/catalog/components";
-import { Registration, find, isSecret, valueOf } from "../../support/mocks";
+import { Registration, find, isSecret, settle, valueOf } from "../../support/mocks";
 import { buildEstate, kubeObjects } from "../../support/estate";
+import { buildMemberEstate, childrenOf } from "../members/estate";
 
 const byUrn = (records: Registration[]) => new Map(records.map((r) => [r.urn, r]));
 const isCrd = (r: Registration) => r.type === "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition";
@@ -206,5 +208,90 @@ describe("etcd data safety", () => {
     const children = records.filter((r) => r.urn.includes("KarmadaControlPlane$"));
     expect(children.length).toBeGreaterThan(30);
     expect(children.filter((r) => !r.protect).map((r) => r.name)).toEqual([]);
+  });
+});
+
+describe("destroy order (containerized)", () => {
+  it("makes every object members and addons create through the Karmada provider depend on the controller workloads", async () => {
+    const estate = await buildMemberEstate([
+      { clusterName: "push", mode: "Push", apiEndpoint: "https://push.example.com:6443" },
+      { clusterName: "pull", mode: "Pull", apiEndpoint: "https://pull.example.com:6443" },
+      {
+        clusterName: "boot",
+        mode: "Pull",
+        apiEndpoint: "https://boot.example.com:6443",
+        pull: { identity: "bootstrapToken" },
+      },
+    ]);
+    const cp = estate.controlPlane;
+    const addons = [
+      new Addon("search", { kind: "search", controlPlane: cp, etcd: estate.etcd }),
+      new Addon("policies", {
+        kind: "manifests",
+        controlPlane: cp,
+        manifests: {
+          yaml: [
+            "apiVersion: v1\nkind: Namespace\nmetadata: {name: apps}",
+            "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: p, namespace: apps}",
+            "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: apps}\nstringData: {k: v}",
+          ].join("\n---\n"),
+        },
+      }),
+      new Addon("chart", {
+        kind: "helm",
+        controlPlane: cp,
+        helm: { chart: "c", repo: "https://charts.example" },
+      }),
+    ];
+    await settle(...addons, ...addons.flatMap((a) => a.resources));
+    const { records } = estate;
+    const urns = byUrn(records);
+    const objects = kubeObjects(records);
+
+    // the controllers: what runs garbage collection, finalizers and admission inside Karmada
+    const controllers = await Promise.all(cp.controllers.map((r) => valueOf(r.urn)));
+    for (const workload of ["kube-controller-manager", "karmada-controller-manager", "karmada-webhook"]) {
+      expect(controllers).toContain(objects.get(`Deployment/karmada-system/${workload}`)!.urn);
+    }
+    expect(new Set(await Promise.all((await cp.controllersReady).map((r) => valueOf(r.urn))))).toEqual(
+      new Set(controllers),
+    );
+    const ready = await Promise.all((await cp.karmadaObjectsReady).map((r) => valueOf(r.urn)));
+    const clusterApi = await Promise.all(cp.clusterApiReady.map((r) => valueOf(r.urn)));
+    expect(ready).toEqual(expect.arrayContaining(controllers));
+    expect(clusterApi).toEqual(expect.arrayContaining(controllers));
+
+    // every Kubernetes object of a member or addon that is not on a member or the host cluster
+    const host = find(records, "pulumi:providers:kubernetes", "host");
+    const memberProviders = records.filter((r) => r.name.startsWith("member-")).map((r) => r.urn);
+    const onOtherCluster = (r: Registration) =>
+      [host.urn, ...memberProviders].some((p) => r.provider.startsWith(`${p}::`));
+    const owners = records.filter(
+      (r) => r.type === "karmada:index:MemberRegistration" || r.type === "karmada:index:Addon",
+    );
+    const inKarmada = owners
+      .flatMap((owner) => childrenOf(records, owner))
+      .filter((r) => r.type.startsWith("kubernetes:") && !onOtherCluster(r));
+    const kinds = new Set(inKarmada.map((r) => `${urns.get(r.parentUrn)?.name}/${r.inputs.kind ?? r.type}`));
+    // Cluster (both modes, also through the adopting provider), credential Secrets, agent RBAC, bootstrap
+    // token and CSR, addon APIService, manifests and chart
+    for (const expected of [
+      "push/Cluster",
+      "pull/Cluster",
+      "push/Secret",
+      "pull/ClusterRole",
+      "pull/Namespace",
+      "boot/CertificateSigningRequest",
+      "search/APIService",
+      "policies/PropagationPolicy",
+      "policies/Secret",
+      "chart/kubernetes:helm.sh/v4:Chart",
+    ]) {
+      expect(kinds).toContain(expected);
+    }
+    const missing = inKarmada.flatMap((r) =>
+      controllers.filter((c) => !r.dependencies.includes(c)).map((c) => `${r.name} → ${urns.get(c)!.name}`),
+    );
+    expect(missing).toEqual([]);
   });
 });

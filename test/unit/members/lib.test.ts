@@ -94,14 +94,45 @@ describe("agent flags and Cluster object", () => {
     expect(flags.some((f) => f.startsWith("--report-secrets"))).toBe(false);
   });
 
-  it("leaves the agent-owned fields out of a pull Cluster", () => {
-    const spec = clusterObject(pull).spec as Record<string, unknown>;
-    expect(spec).toEqual({
+  it("declares a pull Cluster with what karmada-agent writes, so the agent starts and never rewrites it", () => {
+    // cmd/agent/app generateClusterInControllerPlane: syncMode, apiEndpoint, proxyURL, id, zones and the
+    // references to the Secrets it reports (`<cluster>`, `<cluster>-impersonator` in karmada-cluster)
+    expect(clusterObject(pull, "uid-of-kube-system").spec).toEqual({
       syncMode: "Pull",
       apiEndpoint: "https://m:6443",
+      id: "uid-of-kube-system",
+      secretRef: { namespace: "karmada-cluster", name: "m" },
+      impersonatorSecretRef: { namespace: "karmada-cluster", name: "m-impersonator" },
       proxyURL: "http://proxy:3128",
       zones: ["z1", "z2"],
     });
+    // flags and Cluster agree on what the agent compares
+    const flags = agentFlags(pull, "agents");
+    expect(flags).toContain("--cluster-api-endpoint=https://m:6443");
+    expect(flags).toContain("--cluster-namespace=karmada-cluster");
+  });
+
+  it("leaves the secret references out when the agent reports none, and never skips TLS verification", () => {
+    const quiet = resolveMemberSettings({
+      clusterName: "q",
+      mode: "Pull",
+      apiEndpoint: "https://q:6443",
+      region: "r1",
+      provider: "p1",
+      taints: [{ key: "k", effect: "NoSchedule" }],
+      pull: { reportSecrets: false },
+    });
+    expect(agentFlags(quiet, "agents")).toContain("--report-secrets=None");
+    expect(clusterObject(quiet, "uid").spec).toEqual({
+      syncMode: "Pull",
+      apiEndpoint: "https://q:6443",
+      id: "uid",
+      provider: "p1",
+      region: "r1",
+      // ours alone: the agent leaves taints as it finds them
+      taints: [{ key: "k", value: "", effect: "NoSchedule" }],
+    });
+    expect(clusterObject(quiet).spec).not.toHaveProperty("id");
   });
 
   it("reads a token Secret's data and says what is missing", () => {

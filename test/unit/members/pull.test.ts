@@ -9,7 +9,7 @@ import {
   through,
   transitiveDependencies,
 } from "./estate";
-import { simulatedSignedCert, unb64 } from "./simulate";
+import { simulatedReads, simulatedSignedCert, unb64 } from "./simulate";
 
 const AGENT_USER = (c: string) => ({
   apiGroup: "rbac.authorization.k8s.io",
@@ -186,13 +186,48 @@ describe("MemberRegistration, pull mode (karmadactl register)", () => {
       // provider inputs travel as JSON strings
       expect(adopt.inputs.upsertExistingObjects).toBe("true");
       expect(through(obj, adopt)).toBe(true);
-      expect(obj.inputs.spec.syncMode).toBe("Pull");
-      expect(obj.inputs.spec.secretRef).toBeUndefined();
       const deps = transitiveDependencies(estate.records, obj);
       expect(deps.has(objects.get("Deployment/karmada-system/karmada-agent")!.urn)).toBe(true);
       expect(deps.has(objectsOf(estate.records).get("APIService//v1alpha1.cluster.karmada.io")!.urn)).toBe(
         true,
       );
+    }
+  });
+
+  it("declares every field karmada-agent writes into the Cluster, so a real agent starts against it", () => {
+    // cmd/agent/app generateClusterInControllerPlane; the agent may create a Cluster but not update it
+    expect(parts("direct").objects.get("Cluster//direct")!.inputs.spec).toEqual({
+      syncMode: "Pull",
+      apiEndpoint: "https://direct.example.com:6443",
+      id: "uid-direct-member-kube-system",
+      secretRef: { namespace: "karmada-cluster", name: "direct" },
+      impersonatorSecretRef: { namespace: "karmada-cluster", name: "direct-impersonator" },
+      region: "r1",
+    });
+    // --report-secrets=None: the agent creates no Secrets and sets no references
+    expect(parts("token").objects.get("Cluster//token")!.inputs.spec).toEqual({
+      syncMode: "Pull",
+      apiEndpoint: "https://token.example.com:6443",
+      id: "uid-token-member-kube-system",
+    });
+    // the Karmada-side credential Secrets are the agent's (owned by the Cluster), not ours
+    expect(parts("direct").objects.get("Secret/karmada-cluster/direct")).toBeUndefined();
+  });
+
+  it("takes spec.id from the member's kube-system Namespace, read through the member's provider", () => {
+    for (const cluster of ["direct", "token"]) {
+      const obj = parts(cluster).objects.get(`Cluster//${cluster}`)!;
+      const member = find(estate.records, "pulumi:providers:kubernetes", `member-${cluster}`);
+      const read = simulatedReads.find((r) => r.name === `${cluster}-member-kube-system`)!;
+      expect(read).toMatchObject({ type: "kubernetes:core/v1:Namespace", id: "kube-system" });
+      expect(read.provider.startsWith(`${member.urn}::`)).toBe(true);
+      // a child of the registration: `<component type>$<type>::<name>`
+      const componentUrn = componentOf(estate.records, cluster).urn;
+      const readUrn = `${componentUrn.slice(0, componentUrn.lastIndexOf("::"))}$${read.type}::${read.name}`;
+      // an edge of the graph (dependsOn and the spec's input), not a managed resource
+      expect(obj.dependencies).toContain(readUrn);
+      expect(obj.inputDependencies).toContain(readUrn);
+      expect(estate.records.some((r) => r.name === read.name)).toBe(false);
     }
   });
 });

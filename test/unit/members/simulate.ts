@@ -18,11 +18,28 @@ export const simulatedMemberCa = (provider: string): string =>
 export const simulatedSignedCert = (resourceName: string): string =>
   `-----BEGIN CERTIFICATE-----\nsigned-${resourceName}\n-----END CERTIFICATE-----\n`;
 
+/** A resource the program read (`Resource.get`) rather than registered. */
+export interface SimulatedRead {
+  readonly type: string;
+  readonly name: string;
+  readonly id: string;
+  /** Provider reference `<urn>::<id>`. */
+  readonly provider: string;
+}
+
+/** Reads since the last {@link simulateControllers} (the recording mocks only record registrations). */
+export const simulatedReads: SimulatedRead[] = [];
+
 /** Installs the simulation into the current recording mocks (call after `recordResources`/`buildEstate`). */
 export function simulateControllers(): void {
   const mocks = (settings.getMonitor() as any).mocks;
   const original = mocks.newResource.bind(mocks);
+  simulatedReads.length = 0;
   mocks.newResource = async (args: any) => {
+    // the mock monitor passes a read's id here (a registration's import id, which we never set)
+    if (args.id) {
+      simulatedReads.push({ type: args.type, name: args.name, id: args.id, provider: args.provider ?? "" });
+    }
     const result = await original(args);
     const state = { ...result.state };
     if (

@@ -83,6 +83,27 @@ describe("member config validation", () => {
       'pull.extraArgs["cluster-name"]',
       /set by the registration/,
     ],
+    // the agent writes these into the Cluster and may not update the declared one
+    ...[
+      "cluster-api-endpoint",
+      "cluster-provider",
+      "cluster-region",
+      "cluster-zones",
+      "proxy-server-address",
+      "cluster-namespace",
+      "report-secrets",
+    ].map((flag): [string, Partial<MemberSpec>, string, RegExp] => [
+      `agent flag ${flag}, which lands in the Cluster`,
+      { mode: "Pull", pull: { extraArgs: { [flag]: "x" } } },
+      `pull.extraArgs["${flag}"]`,
+      /set by the registration/,
+    ]),
+    [
+      "insecureSkipTLSVerification in pull mode",
+      { mode: "Pull", insecureSkipTLSVerification: true },
+      "insecureSkipTLSVerification",
+      /only applies to push mode/,
+    ],
     ["agent namespace", { mode: "Pull", pull: { namespace: "Karmada" } }, "pull.namespace", /DNS-1123 label/],
     ["generation", { credentialGeneration: -1 }, "credentialGeneration", /out of range/],
   ];
