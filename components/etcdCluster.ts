@@ -91,6 +91,11 @@ export class EtcdCluster extends pulumi.ComponentResource {
   public readonly inClusterSettings?: EtcdInClusterSettings;
   /** Hosts mode: completes when every member is healthy and membership matches the host list. */
   public readonly ready?: pulumi.Resource;
+  /**
+   * Hosts mode: run `bash <path>` on `host` for an on-demand snapshot (the periodic job's script, with
+   * checksum, `latest` pointer and retention); present when the backup job is enabled.
+   */
+  public readonly snapshotCommand?: { readonly host: string; readonly path: string };
   /** The host-cluster namespace this cluster created (in-cluster mode), for components sharing it. */
   public readonly namespace?: pulumi.Resource;
 
@@ -131,6 +136,7 @@ export class EtcdCluster extends pulumi.ComponentResource {
         },
       });
       this.ready = deployed.ready;
+      if (resolved.backup.enabled) this.snapshotCommand = deployed.snapshotCommand;
       this.clientUrls = deployed.clientEndpoints;
       this.caCertPem = pki.file("etcd-ca.crt");
       this.clientCertPem = pki.file("etcd-client.crt");

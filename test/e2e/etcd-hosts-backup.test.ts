@@ -1,114 +1,148 @@
 /**
- * Backup and restore over real SSH with real etcd: on-demand snapshots (checksum, integrity, latest
- * pointer, retention), every member destroyed, a NEW cluster restored from the snapshot (served by a
- * local mirror URL) with all 10,000 keys.
+ * Backup and restore of etcd on hosts under the real `pulumi up` / `destroy`: on-demand snapshots
+ * (checksum, integrity, latest pointer, retention) with 10,000 keys, `destroy` keeping every data dir
+ * (deleteData unset), a restore with a wrong checksum refused, then a NEW cluster restored by `up`
+ * from the snapshot (served by a local mirror URL) with 10,000/10,000 keys, `restoreFrom` dropped
+ * without restarting anything, and a `destroy` with deleteData moving the data aside, never erasing it.
  */
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { EtcdHostsFixture, startEtcdHostsFixture } from "../support/hosts/etcdFixture";
+import { e2eTier } from "../support/engine/tier";
+import { EtcdStack, startEtcdStack } from "../support/hosts/etcdStack";
 import { FileServer, serveDirectory } from "../support/hosts/fileServer";
 
 jest.setTimeout(900_000);
 
 const KEYS = 10_000;
-const NAMES = ["m1", "m2", "m3"];
+const THREE = ["m1", "m2", "m3"];
 const backup = { retain: 2, intervalMinutes: 1440 };
 
-let fx: EtcdHostsFixture;
-let mirror: FileServer | undefined;
-
-beforeAll(async () => {
-  fx = await startEtcdHostsFixture({ prefix: "127.0.3.", count: 3 });
-});
-
-afterAll(async () => {
-  await mirror?.close();
-  await fx?.driver.destroy().catch((e) => console.error(e));
-  await fx?.stop();
+const tier = e2eTier("etcd on hosts: backup and restore (test/e2e/etcd-hosts-backup.test.ts)", {
+  binaries: ["etcd", "pulumi", "pulumi-language-nodejs"],
+  plugins: ["command", "tls", "random"],
 });
 
 const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 
-test("snapshot → all members destroyed → restore into a fresh cluster keeps 10,000/10,000 keys", async () => {
-  const { plan } = await fx.deploy(
-    NAMES,
-    { token: "before-restore", bootstrapMembers: NAMES },
-    { backup, deleteData: true },
-  );
-  const client = fx.client(NAMES);
-  await client.putMany("k/", KEYS);
-  expect(await client.count("k/")).toBe(KEYS);
-  const oldIds = (await client.members()).map((m) => m.ID).sort();
+tier.describe("etcd on hosts: backup and restore", () => {
+  let estate: EtcdStack;
+  let mirror: FileServer | undefined;
+  let oldIds: string[];
+  const root = (name: string) => estate.bed.hosts.find((h) => h.name === name)!.root;
+  const backupDir = () => path.join(root("m1"), "var/backups/etcd");
+  const snapshotCopy = () => path.join(estate.bed.dir, "mirror");
 
-  // On-demand snapshots, three times: retention keeps the newest two.
-  const m1 = fx.settings(NAMES).members[0];
-  for (let i = 0; i < 3; i++) {
-    const run = await fx.driver.run(m1, plan.snapshot.script, "");
-    if (run.code !== 0) throw new Error(run.stderr);
-    expect(run.stdout).toMatch(/snapshot .*etcd-snapshot-.*\.db sha256 [0-9a-f]{64}/);
-    await new Promise((r) => setTimeout(r, 1100)); // names carry the second
-  }
-  const dir = path.join(fx.bed.hosts[0].root, "var/backups/etcd");
-  const snapshots = fs
-    .readdirSync(dir)
-    .filter((f) => /^etcd-snapshot-.*\.db$/.test(f))
-    .sort();
-  expect(snapshots).toHaveLength(backup.retain);
-  const latest = fs.readFileSync(path.join(dir, "latest"), "utf8").trim();
-  expect(latest).toBe(snapshots[snapshots.length - 1]);
-  const recorded = fs.readFileSync(path.join(dir, `${latest}.sha256`), "utf8").split(/\s+/)[0];
-  expect(recorded).toBe(sha256(path.join(dir, latest)));
-  // The periodic job is installed and running under the supervisor.
-  expect(
-    fs.existsSync(path.join(fx.bed.hosts[0].root, "run/pulumi-karmada/pk-etcd-backup/supervisor.pid")),
-  ).toBe(true);
+  beforeAll(async () => {
+    estate = await startEtcdStack("etcd-backup", { prefix: "127.0.3.", count: 3 });
+    await estate.up("up: 3 members", estate.input(THREE, { backup }));
+  });
 
-  // Destroy everything: stop every member, move data aside (deleteData), the snapshot job goes too.
-  const snapshotCopy = path.join(fx.bed.dir, "mirror");
-  fs.mkdirSync(snapshotCopy);
-  fs.copyFileSync(path.join(dir, latest), path.join(snapshotCopy, "etcd.db"));
-  await fx.driver.destroy();
-  for (const host of fx.bed.hosts) {
-    expect(fs.existsSync(path.join(host.root, "var/lib/etcd"))).toBe(false);
-    expect(fs.readdirSync(path.join(host.root, "var/lib")).some((d) => d.startsWith("etcd.deleted-"))).toBe(
+  afterAll(async () => {
+    if (estate) console.log(`engine runs (s): ${JSON.stringify(estate.timings)}`);
+    await mirror?.close();
+    await estate?.stop();
+  });
+
+  test("on-demand snapshots: checksum, integrity, latest pointer, retention; the periodic job runs", async () => {
+    const client = await estate.client(THREE);
+    await client.putMany("k/", KEYS);
+    expect(await client.count("k/")).toBe(KEYS);
+    oldIds = (await client.members()).map((m) => m.ID).sort();
+    const { snapshotCommand } = await estate.outputs();
+    expect(snapshotCommand).toEqual({
+      host: "m1",
+      path: path.join(root("m1"), "usr/local/lib/pulumi-karmada/etcd-backup"),
+    });
+    // three snapshots: retention keeps the newest two
+    for (let i = 0; i < 3; i++) {
+      const run = await estate.ssh(snapshotCommand!.host, `bash ${snapshotCommand!.path}`);
+      if (run.code !== 0) throw new Error(run.stderr);
+      expect(run.stdout).toMatch(/snapshot .*etcd-snapshot-.*\.db sha256 [0-9a-f]{64}/);
+      await new Promise((r) => setTimeout(r, 1100)); // names carry the second
+    }
+    const snapshots = fs
+      .readdirSync(backupDir())
+      .filter((f) => /^etcd-snapshot-.*\.db$/.test(f))
+      .sort();
+    expect(snapshots).toHaveLength(backup.retain);
+    const latest = fs.readFileSync(path.join(backupDir(), "latest"), "utf8").trim();
+    expect(latest).toBe(snapshots[snapshots.length - 1]);
+    const recorded = fs.readFileSync(path.join(backupDir(), `${latest}.sha256`), "utf8").split(/\s+/)[0];
+    expect(recorded).toBe(sha256(path.join(backupDir(), latest)));
+    // the periodic job is installed and running under the supervisor
+    expect(fs.existsSync(path.join(root("m1"), "run/pulumi-karmada/pk-etcd-backup/supervisor.pid"))).toBe(
       true,
     );
-  }
-  await expect(client.count("k/")).rejects.toThrow();
+    // what a restore elsewhere would fetch: the latest snapshot on a mirror
+    fs.mkdirSync(snapshotCopy());
+    fs.copyFileSync(path.join(backupDir(), latest), path.join(snapshotCopy(), "etcd.db"));
+  });
 
-  // Restore from a mirror URL into a new cluster.
-  mirror = await serveDirectory(snapshotCopy);
-  const restoreFrom = { url: `${mirror.url}/etcd.db`, sha256: sha256(path.join(snapshotCopy, "etcd.db")) };
-  const { ran } = await fx.deploy(
-    NAMES,
-    { token: "after-restore", bootstrapMembers: NAMES },
-    { backup, restoreFrom },
-  );
-  expect(ran).toContain("cluster");
-  expect(await client.count("k/")).toBe(KEYS);
-  expect(await client.get("k/09999")).toBe("value-9999");
-  const newIds = (await client.members()).map((m) => m.ID).sort();
-  expect(newIds).not.toEqual(oldIds);
-  // Applying again with restoreFrom still set changes nothing: members already have data.
-  expect(
-    (await fx.deploy(NAMES, { token: "after-restore", bootstrapMembers: NAMES }, { backup, restoreFrom }))
-      .ran,
-  ).toEqual([]);
-  await client.put("after-restore", "yes");
-  expect(await client.get("after-restore")).toBe("yes");
-});
+  test("destroy stops every member and the snapshot job and keeps every data dir (deleteData unset)", async () => {
+    const client = await estate.client(THREE);
+    await estate.destroy("destroy (data kept)");
+    for (const name of THREE) {
+      expect(fs.existsSync(path.join(root(name), "var/lib/etcd/member/wal"))).toBe(true);
+      expect(fs.existsSync(path.join(root(name), "run/pulumi-karmada/pk-etcd/supervisor.pid"))).toBe(false);
+    }
+    expect(fs.existsSync(path.join(root("m1"), "run/pulumi-karmada/pk-etcd-backup/supervisor.pid"))).toBe(
+      false,
+    );
+    expect(fs.readdirSync(backupDir()).filter((f) => f.endsWith(".db"))).toHaveLength(backup.retain);
+    await expect(client.count("k/")).rejects.toThrow();
+  });
 
-test("a wrong restore checksum is refused, naming host and step", async () => {
-  await fx.driver.destroy();
-  const restoreFrom = { path: "/nonexistent/etcd.db" };
-  for (const host of fx.bed.hosts)
-    fs.rmSync(path.join(host.root, "var/lib/etcd"), { recursive: true, force: true });
-  await expect(
-    fx.deploy(NAMES, { token: "bad-restore", bootstrapMembers: NAMES }, { restoreFrom }),
-  ).rejects.toThrow(
-    "pulumi-karmada: m1: restore-snapshot: snapshot " +
-      path.join(fx.bed.hosts[0].root, "nonexistent/etcd.db") +
-      " does not exist",
-  );
+  test("a NEW cluster restored from the snapshot by `up` holds 10,000/10,000 keys", async () => {
+    // runbook: no member may have data; destroy kept it, so the operator moves it aside
+    for (const name of THREE) {
+      const lib = path.join(root(name), "var/lib");
+      fs.renameSync(path.join(lib, "etcd"), path.join(lib, "etcd.before-restore"));
+    }
+    mirror = await serveDirectory(snapshotCopy());
+    const url = `${mirror.url}/etcd.db`;
+    const wrong = await estate.upFailing(
+      "up: restore with a wrong checksum",
+      estate.input(THREE, { backup, restoreFrom: { url, sha256: "0".repeat(64) } }),
+    );
+    expect(wrong.message).toContain(
+      `pulumi-karmada: m1: restore-snapshot: snapshot sha256 does not match ${"0".repeat(64)}`,
+    );
+
+    const restoreFrom = { url, sha256: sha256(path.join(snapshotCopy(), "etcd.db")) };
+    await estate.up("up: restore", estate.input(THREE, { backup, restoreFrom, deleteData: true }));
+    const client = await estate.client(THREE);
+    expect(await client.count("k/")).toBe(KEYS);
+    expect(await client.get("k/09999")).toBe("value-9999");
+    const newIds = (await client.members()).map((m) => m.ID).sort();
+    expect(newIds).toHaveLength(3);
+    expect(newIds).not.toEqual(oldIds);
+    await client.put("after-restore", "yes");
+    expect(await client.get("after-restore")).toBe("yes");
+  });
+
+  test("dropping restoreFrom afterwards restarts no member and keeps every key", async () => {
+    const childPids = () =>
+      THREE.map((name) =>
+        fs.readFileSync(path.join(root(name), "run/pulumi-karmada/pk-etcd/child.pid"), "utf8").trim(),
+      );
+    const before = childPids();
+    // a new cluster record (and token) for the same members: their data decides, nothing restarts
+    await estate.up("up: restoreFrom removed", estate.input(THREE, { backup, deleteData: true }));
+    expect(childPids()).toEqual(before);
+    const client = await estate.client(THREE);
+    expect(await client.count("k/")).toBe(KEYS);
+    expect(await client.get("after-restore")).toBe("yes");
+  });
+
+  test("destroy with deleteData moves every data dir aside and erases none", async () => {
+    await estate.destroy("destroy (deleteData)");
+    for (const name of THREE) {
+      const lib = path.join(root(name), "var/lib");
+      expect(fs.existsSync(path.join(lib, "etcd"))).toBe(false);
+      const aside = fs.readdirSync(lib).filter((d) => d.startsWith("etcd.deleted-"));
+      expect(aside).toHaveLength(1);
+      expect(fs.existsSync(path.join(lib, aside[0], "member/wal"))).toBe(true);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 /**
- * Faults over real SSH: each produces a message naming host and step, and re-running after the fix
- * converges. Port clash, wrong key, non-writable data dir, unreachable host, host listed twice.
+ * Faults of etcd on hosts under the real `pulumi up`: one update meets a port clash (m1), a wrong SSH
+ * key (m2) and a stopped sshd (m3); the error names each host, and once fixed the next `up` converges
+ *. A host listed twice is refused before anything runs.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -8,92 +9,89 @@ import * as net from "net";
 import * as path from "path";
 import { resolveEtcdHostsSettings } from "../../lib/etcd/hosts/settings";
 import { ConfigError } from "../../lib/validation/errors";
-import { EtcdHostsFixture, startEtcdHostsFixture } from "../support/hosts/etcdFixture";
+import { e2eTier } from "../support/engine/tier";
+import { EtcdStack, startEtcdStack } from "../support/hosts/etcdStack";
 
 jest.setTimeout(900_000);
 
 const THREE = ["m1", "m2", "m3"];
-const FIVE = ["m1", "m2", "m3", "m4", "m5"];
-const context = { token: "faults", bootstrapMembers: THREE };
-let fx: EtcdHostsFixture;
 
-beforeAll(async () => {
-  // m4 gets no sshd: it is unreachable until the test starts one.
-  fx = await startEtcdHostsFixture({ prefix: "127.0.2.", count: 5, withoutSshd: [3] });
+const tier = e2eTier("etcd on hosts: faults (test/e2e/etcd-hosts-faults.test.ts)", {
+  binaries: ["etcd", "pulumi", "pulumi-language-nodejs"],
+  plugins: ["command", "tls", "random"],
 });
 
-afterAll(async () => {
-  const dataDir = path.join(fx.bed.hosts[2].root, "var/lib/etcd");
-  if (fs.existsSync(dataDir)) execFileSync("chattr", ["-i", dataDir]);
-  await fx?.driver.destroy().catch((e) => console.error(e));
-  await fx?.stop();
-});
+/** Lines of a failed update's output that mention `needle`, for the test log. */
+const linesWith = (message: string, needle: string) =>
+  message
+    .split("\n")
+    .filter((l) => l.includes(needle) && /error|fail|pulumi-karmada:/i.test(l))
+    .map((l) => l.trim().slice(0, 300));
 
-test("a host listed twice is a ConfigError naming it", () => {
-  const [m1, m2] = fx.hostSpecs(["m1", "m2"]);
-  const sameName = () =>
-    resolveEtcdHostsSettings("etcd", {
-      hosts: [m1, m2, { ...m1, address: "127.0.2.9" }],
-      serviceManager: "supervisor",
-    });
-  expect(sameName).toThrow(ConfigError);
-  expect(sameName).toThrow('invalid etcd.hosts[2].name: host "m1" is listed twice (also etcd.hosts[0])');
-  const sameAddress = () =>
-    resolveEtcdHostsSettings("etcd", {
-      hosts: [m1, m2, { ...m2, name: "m9" }],
-      serviceManager: "supervisor",
-    });
-  expect(sameAddress).toThrow(
-    'invalid etcd.hosts[2].address: host "m9" is listed twice: 127.0.2.3:2222 is also etcd.hosts[1] ("m2")',
-  );
-});
+tier.describe("etcd on hosts: faults", () => {
+  let estate: EtcdStack;
 
-test("port clash, wrong key, non-writable data dir: each named, each fixed, then the cluster converges", async () => {
-  // Fault 1: something already listens on m1's peer port.
-  const squatter = net.createServer().listen(2380, "127.0.2.2");
-  await new Promise((r) => squatter.once("listening", r));
-  // Fault 2: m2 is configured with a key its sshd does not accept.
-  const wrongKeyPath = path.join(fx.bed.dir, "wrong_key");
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", wrongKeyPath]);
-  const wrongKey = fs.readFileSync(wrongKeyPath, "utf8");
-  const withWrongKey = fx.hostSpecs(THREE).map((h) => (h.name === "m2" ? { ...h, privateKey: wrongKey } : h));
-  // Fault 3: m3's data dir cannot be written (immutable: root ignores mode bits).
-  const dataDir = path.join(fx.bed.hosts[2].root, "var/lib/etcd");
-  fs.mkdirSync(dataDir, { recursive: true });
-  execFileSync("chattr", ["+i", dataDir]);
+  beforeAll(async () => {
+    estate = await startEtcdStack("etcd-faults", { prefix: "127.0.2.", count: 3 });
+  });
 
-  await expect(fx.deploy(THREE, context, { hosts: withWrongKey })).rejects.toThrow(
-    "pulumi-karmada: m1: check-ports: port 2380 on 127.0.2.2 is already in use (etcd peer port)",
-  );
-  await new Promise((r) => squatter.close(r));
+  afterAll(async () => {
+    if (estate) console.log(`engine runs (s): ${JSON.stringify(estate.timings)}`);
+    await estate?.stop();
+  });
 
-  await expect(fx.deploy(THREE, context, { hosts: withWrongKey })).rejects.toThrow(
-    /^pulumi-karmada: m2: preflight: SSH authentication failed \(wrong private key or user\?\) \(ssh 127\.0\.2\.3:2222: .*Permission denied/,
-  );
+  test("a host listed twice is a ConfigError naming it", () => {
+    const [m1, m2] = estate.hosts(["m1", "m2"]);
+    const sameName = () =>
+      resolveEtcdHostsSettings("etcd", { hosts: [m1, m2, { ...m1, address: "127.0.2.9" }] });
+    expect(sameName).toThrow(ConfigError);
+    expect(sameName).toThrow('invalid etcd.hosts[2].name: host "m1" is listed twice (also etcd.hosts[0])');
+    const sameAddress = () => resolveEtcdHostsSettings("etcd", { hosts: [m1, m2, { ...m2, name: "m9" }] });
+    expect(sameAddress).toThrow(
+      'invalid etcd.hosts[2].address: host "m9" is listed twice: 127.0.2.3:2222 is also etcd.hosts[1] ("m2")',
+    );
+  });
 
-  await expect(fx.deploy(THREE, context)).rejects.toThrow(
-    `pulumi-karmada: m3: check-data-dir: data dir ${dataDir} is not writable`,
-  );
-  execFileSync("chattr", ["-i", dataDir]);
+  test("port clash, wrong key, unreachable host: one `up` names all three; fixed, the next converges", async () => {
+    // m1: something already listens on its peer port
+    const squatter = net.createServer().listen(2380, "127.0.2.2");
+    await new Promise((r) => squatter.once("listening", r));
+    // m2: a key its sshd does not accept
+    const wrongKeyPath = path.join(estate.bed.dir, "wrong_key");
+    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", wrongKeyPath]);
+    const wrongKey = fs.readFileSync(wrongKeyPath, "utf8");
+    const withWrongKey = estate.input(THREE);
+    const faulty = {
+      ...withWrongKey,
+      hosts: withWrongKey.hosts.map((h) => (h.name === "m2" ? { ...h, privateKey: wrongKey } : h)),
+    };
+    // m3: its sshd stopped
+    estate.bed.stopSshd("m3");
 
-  const { ran } = await fx.deploy(THREE, context);
-  expect(ran).toEqual(expect.arrayContaining(["m3-preflight", "m3-member", "cluster"]));
-  expect(ran).not.toContain("m1-preflight"); // done before, unchanged: not re-run
-  const client = fx.client(THREE);
-  await client.put("converged", "yes");
-  expect((await client.members()).map((m) => m.name).sort()).toEqual(THREE);
-});
+    let message: string;
+    try {
+      message = (await estate.upFailing("up: three faults", faulty)).message;
+    } finally {
+      await new Promise((r) => squatter.close(r));
+    }
+    for (const host of THREE) console.log(`${host}:\n  ${linesWith(message, `etcd-${host}-`).join("\n  ")}`);
+    // the script's own message: host, step, reason
+    expect(message).toContain(
+      "pulumi-karmada: m1: check-ports: port 2380 on 127.0.2.2 is already in use (etcd peer port)",
+    );
+    // SSH failures: the command provider's error on the host's resource, with its address
+    expect(message).toMatch(/etcd-m2-preflight[^\n]*unable to authenticate/);
+    expect(message).toMatch(/etcd-m3-preflight[^\n]*127\.0\.2\.4:2222[^\n]*connection refused/);
+    // the wrong key never reaches the output
+    expect(message.includes(wrongKey.split("\n")[1])).toBe(false);
 
-test("an unreachable host is named; once it answers, re-running converges to 5 members", async () => {
-  await expect(fx.deploy(FIVE, context)).rejects.toThrow(
-    /^pulumi-karmada: m4: preflight: host unreachable \(ssh 127\.0\.2\.5:2222: .*Connection refused/,
-  );
-  await fx.bed.startSshd("m4");
-  const { ran } = await fx.deploy(FIVE, context);
-  expect(ran).toEqual(expect.arrayContaining(["m4-member", "m5-member", "cluster"]));
-  const client = fx.client(FIVE);
-  const members = await client.members();
-  expect(members.map((m) => m.name).sort()).toEqual(FIVE);
-  expect(members.some((m) => m.isLearner)).toBe(false);
-  expect(await client.get("converged")).toBe("yes");
+    await estate.bed.startSshd("m3");
+    await estate.up("up: faults fixed", estate.input(THREE));
+    const client = await estate.client(THREE);
+    await client.put("converged", "yes");
+    expect(await client.get("converged")).toBe("yes");
+    const members = await client.members();
+    expect(members.map((m) => m.name).sort()).toEqual(THREE);
+    expect(members.some((m) => m.isLearner)).toBe(false);
+  });
 });

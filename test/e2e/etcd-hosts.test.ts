@@ -1,31 +1,28 @@
 /**
- * etcd on hosts over real SSH with real etcd: 3-member mTLS cluster, 10,000 keys through a 3→5→3
- * membership change with a background writer and quorum checks after every command, one member killed.
+ * etcd on hosts deployed by `pulumi up` itself (real CLI, Node.js language host, command/tls/random
+ * plugins) over real SSH with real etcd: a 3-member mTLS cluster, 10,000 keys through 3→5→3 with a
+ * background writer and quorum checked after every remote command and every `up`; etcd killed (its
+ * supervisor restarts it) and a member's whole service killed (the cluster keeps serving; the next
+ * `up`, with `repairGeneration` bumped, brings it back).
  */
-import * as http from "http";
-import { BackgroundWriter, EtcdTestClient } from "../support/hosts/etcdClient";
-import { EtcdHostsFixture, startEtcdHostsFixture } from "../support/hosts/etcdFixture";
-import { killScriptProcesses } from "../support/hosts/testbed";
+import { EngineEvent, UpResult } from "@pulumi/pulumi/automation";
 import * as fs from "fs";
+import * as http from "http";
 import * as path from "path";
+import { e2eTier } from "../support/engine/tier";
+import { BackgroundWriter, EtcdTestClient } from "../support/hosts/etcdClient";
+import { EtcdStack, startEtcdStack } from "../support/hosts/etcdStack";
+import { killScriptProcesses } from "../support/hosts/testbed";
 
 jest.setTimeout(900_000);
 
 const KEYS = 10_000;
 const FIRST = ["m1", "m2", "m3"];
 const ALL = ["m1", "m2", "m3", "m4", "m5"];
-const context = { token: "etcd-hosts-e2e", bootstrapMembers: FIRST };
 
-let fx: EtcdHostsFixture;
-let client: EtcdTestClient;
-
-beforeAll(async () => {
-  fx = await startEtcdHostsFixture({ prefix: "127.0.1.", count: 5 });
-});
-
-afterAll(async () => {
-  await fx?.driver.destroy().catch((e) => console.error(e));
-  await fx?.stop();
+const tier = e2eTier("etcd on hosts (test/e2e/etcd-hosts.test.ts)", {
+  binaries: ["etcd", "pulumi", "pulumi-language-nodejs"],
+  plugins: ["command", "tls", "random"],
 });
 
 function plainHttp(url: string): Promise<string> {
@@ -40,103 +37,160 @@ function plainHttp(url: string): Promise<string> {
   });
 }
 
-test("bootstraps a healthy 3-member cluster with TLS on client and peer traffic", async () => {
-  const { ran, plan } = await fx.deploy(FIRST, context);
-  expect(ran).toEqual(plan.commands.map((c) => c.id));
-  client = fx.client(FIRST);
-  const members = await client.members();
-  expect(members.map((m) => m.name).sort()).toEqual(FIRST);
-  expect(members.every((m) => m.peerURLs.every((u) => u.startsWith("https://")))).toBe(true);
-  for (const endpoint of client.endpoints) {
-    await expect(client.request(endpoint, "/v3/maintenance/status", {})).resolves.toHaveProperty("version");
-  }
-  // Re-applying an unchanged plan runs nothing (as `pulumi up` would); re-running a script changes nothing.
-  expect((await fx.deploy(FIRST, context)).ran).toEqual([]);
-});
+/** Names of the remote commands an engine run created, updated or deleted (from its events). */
+function commandSteps(events: EngineEvent[], op: string): string[] {
+  return events
+    .map((e) => e.resourcePreEvent?.metadata)
+    .filter((md) => md?.type === "command:remote:Command" && md.op === op)
+    .map((md) => md!.urn.split("::").pop()!)
+    .sort();
+}
 
-test("plain HTTP and clients without a certificate are refused", async () => {
-  const reply = await plainHttp("http://127.0.1.2:2379/v3/kv/range");
-  // Go's TLS listener answers plain HTTP with 400 "client sent an HTTP request to an HTTPS server".
-  expect(reply).toMatch(/^(HTTP 400|error: )/);
-  const noCert = new EtcdTestClient(["https://127.0.1.2:2379"], { ca: fx.pki.caCert });
-  await expect(noCert.request("https://127.0.1.2:2379", "/v3/kv/range", { key: "YQ==" })).rejects.toThrow(
-    /certificate|alert|socket hang up|ECONNRESET/i,
-  );
-  noCert.close();
-});
-
-test("10,000 keys survive scaling 3→5→3 with quorum kept throughout", async () => {
-  await client.putMany("k/", KEYS);
-  expect(await client.count("k/")).toBe(KEYS);
-  const writer = new BackgroundWriter(fx.client(FIRST));
-  const quorumChecks: string[] = [];
-  const checkQuorum = async (id: string) => {
-    // A linearizable read needs a quorum; every surviving member must answer.
-    expect(await client.count("k/")).toBe(KEYS);
-    quorumChecks.push(id);
-  };
-  const driver = fx.driver;
-  driver.afterCommand = checkQuorum;
-  try {
-    const up = await fx.deploy(ALL, context);
-    expect(up.ran).toEqual(expect.arrayContaining(["m4-member", "m5-member", "cluster"]));
-    const five = await client.members();
-    expect(five.map((m) => m.name).sort()).toEqual(ALL);
-    expect(five.some((m) => m.isLearner)).toBe(false);
-    const down = await fx.deploy(FIRST, context);
-    expect(down.deleted).toEqual(expect.arrayContaining(["m4-member", "m5-member"]));
-    expect((await client.members()).map((m) => m.name).sort()).toEqual(FIRST);
-  } finally {
-    driver.afterCommand = undefined;
-    await writer.stop();
-  }
-  expect(quorumChecks.length).toBeGreaterThan(5);
-  expect(writer.failed).toEqual([]);
-  expect(writer.ok).toBeGreaterThan(20);
-  expect(await client.count("k/")).toBe(KEYS);
-  // Removed members keep their data dir (deleteData is false) and no longer run.
-  for (const name of ["m4", "m5"]) {
-    const root = fx.bed.hosts.find((h) => h.name === name)!.root;
-    expect(fs.existsSync(path.join(root, "var/lib/etcd/member"))).toBe(true);
-    expect(fs.existsSync(path.join(root, "run/pulumi-karmada/pk-etcd/supervisor.pid"))).toBe(false);
-  }
-});
-
-test("with one member killed, reads and writes are still served; the supervisor restarts a crashed etcd", async () => {
-  const m3 = fx.bed.hosts.find((h) => h.name === "m3")!;
-  killScriptProcesses(m3.root);
-  await new Promise((r) => setTimeout(r, 500));
-  const survivors = fx.client(["m1", "m2"]);
-  await survivors.put("after-kill", "yes");
-  expect(await survivors.get("after-kill")).toBe("yes");
-  expect(await survivors.count("k/")).toBe(KEYS);
-  // Re-running m3's member script (what a repair `pulumi up --target` does) brings it back.
-  const settings = fx.settings(FIRST);
-  const { planEtcdHosts } = await import("../../lib/etcd/hosts/plan");
-  const plan = planEtcdHosts(settings, context);
-  const m3Member = plan.commands.find((c) => c.id === "m3-member")!;
-  const rerun = await fx.driver.run(settings.members[2], m3Member.create, "");
-  if (rerun.code !== 0) throw new Error(`m3-member re-run failed: ${rerun.stderr}`);
-  expect(rerun.stdout).toContain("mode: run");
-  const m3Client = fx.client(["m3"]);
-  expect(await m3Client.get("after-kill")).toBe("yes");
-  // Kill only etcd (not its supervisor): it comes back by itself.
-  const m2 = fx.bed.hosts.find((h) => h.name === "m2")!;
-  const childPid = Number(
-    fs.readFileSync(path.join(m2.root, "run/pulumi-karmada/pk-etcd/child.pid"), "utf8"),
-  );
-  process.kill(childPid, "SIGKILL");
+/** Polls `check` every 200 ms until it resolves true (rejections count as false), for up to 30 s. */
+async function waitUntil(what: string, check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 30_000;
-  let back = false;
-  while (!back && Date.now() < deadline) {
-    back = await fx
-      .client(["m2"])
-      .request("https://127.0.1.3:2379", "/v3/kv/range", {
-        key: Buffer.from("after-kill").toString("base64"),
-      })
-      .then(() => true)
-      .catch(() => false);
-    if (!back) await new Promise((r) => setTimeout(r, 500));
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within 30 s`);
+    await new Promise((r) => setTimeout(r, 200));
   }
-  expect(back).toBe(true);
+}
+
+tier.describe("etcd on hosts, deployed by pulumi up", () => {
+  let estate: EtcdStack;
+  let client: EtcdTestClient;
+  let firstUp: UpResult;
+
+  beforeAll(async () => {
+    estate = await startEtcdStack("etcd-hosts", { prefix: "127.0.1.", count: 5 });
+    firstUp = await estate.up("up: 3 members", estate.input(FIRST));
+    client = await estate.client(FIRST);
+  });
+
+  afterAll(async () => {
+    if (estate) console.log(`engine runs (s): ${JSON.stringify(estate.timings)}`);
+    await estate?.stop();
+  });
+
+  test("3 healthy members with TLS on client and peer traffic; keys stay secrets", async () => {
+    const out = await estate.outputs();
+    expect(out.clientUrls).toEqual(["127.0.1.2", "127.0.1.3", "127.0.1.4"].map((a) => `https://${a}:2379`));
+    expect(out.clientKeyIsSecret).toBe(true);
+    const members = await client.members();
+    expect(members.map((m) => m.name).sort()).toEqual(FIRST);
+    expect(members.every((m) => m.peerURLs.every((u) => u.startsWith("https://")))).toBe(true);
+    for (const endpoint of client.endpoints) {
+      await expect(client.request(endpoint, "/v3/maintenance/status", {})).resolves.toHaveProperty("version");
+    }
+    // neither the SSH key nor the client key is in the stored state or the CLI output in plaintext
+    // (booleans: a failing assertion must not print them either)
+    const state = estate.storedState();
+    const body = (pem: string) => pem.split("\n")[1];
+    expect(state.includes("etcd-m1-member")).toBe(true);
+    for (const secret of [body(estate.bed.clientKey), body(out.clientKeyPem)]) {
+      expect(state.includes(secret)).toBe(false);
+      expect(firstUp.stdout.includes(secret) || firstUp.stderr.includes(secret)).toBe(false);
+    }
+  });
+
+  test("plain HTTP and clients without a certificate are refused", async () => {
+    const reply = await plainHttp("http://127.0.1.2:2379/v3/kv/range");
+    // Go's TLS listener answers plain HTTP with 400 "client sent an HTTP request to an HTTPS server".
+    expect(reply).toMatch(/^(HTTP 400|error: )/);
+    const { caCertPem } = await estate.outputs();
+    const noCert = new EtcdTestClient(["https://127.0.1.2:2379"], { ca: caCertPem });
+    await expect(noCert.request("https://127.0.1.2:2379", "/v3/kv/range", { key: "YQ==" })).rejects.toThrow(
+      /certificate|alert|socket hang up|ECONNRESET/i,
+    );
+    noCert.close();
+  });
+
+  test("10,000 keys survive scaling 3→5→3 by `up`, quorum kept after every command", async () => {
+    await client.putMany("k/", KEYS);
+    expect(await client.count("k/")).toBe(KEYS);
+    const writer = new BackgroundWriter(await estate.client(FIRST));
+    // A linearizable count needs a quorum: checked as each remote command completes, and after each up.
+    const checks: Promise<void>[] = [];
+    const failures: string[] = [];
+    const quorumCheck = (label: string) => (event: EngineEvent) => {
+      const md = event.resOutputsEvent?.metadata;
+      if (md?.type !== "command:remote:Command") return;
+      const name = md.urn.split("::").pop();
+      checks.push(
+        client.count("k/").then(
+          (n) => void (n !== KEYS && failures.push(`${label} after ${name}: ${n} keys`)),
+          (e: Error) => void failures.push(`${label} after ${name}: ${e.message}`),
+        ),
+      );
+    };
+    const events: EngineEvent[] = [];
+    try {
+      await estate.up("up: 3→5 members", estate.input(ALL), (e) => {
+        events.push(e);
+        quorumCheck("3→5")(e);
+      });
+      expect(commandSteps(events, "create")).toEqual(
+        expect.arrayContaining(["etcd-m4-member", "etcd-m5-member"]),
+      );
+      expect(await client.count("k/")).toBe(KEYS);
+      const five = await client.members();
+      expect(five.map((m) => m.name).sort()).toEqual(ALL);
+      expect(five.some((m) => m.isLearner)).toBe(false);
+
+      events.length = 0;
+      await estate.up("up: 5→3 members", estate.input(FIRST), (e) => {
+        events.push(e);
+        quorumCheck("5→3")(e);
+      });
+      expect(commandSteps(events, "delete")).toEqual(
+        expect.arrayContaining(["etcd-m4-member", "etcd-m5-member"]),
+      );
+      expect(await client.count("k/")).toBe(KEYS);
+      expect((await client.members()).map((m) => m.name).sort()).toEqual(FIRST);
+    } finally {
+      await writer.stop();
+      await Promise.all(checks);
+    }
+    expect(failures).toEqual([]);
+    expect(checks.length).toBeGreaterThan(5);
+    expect(writer.failed).toEqual([]);
+    expect(writer.ok).toBeGreaterThan(20);
+    expect(await client.count("bg/")).toBe(writer.ok);
+    // Removed members keep their data dir (deleteData is false) and no longer run.
+    for (const name of ["m4", "m5"]) {
+      const root = estate.bed.hosts.find((h) => h.name === name)!.root;
+      expect(fs.existsSync(path.join(root, "var/lib/etcd/member/wal"))).toBe(true);
+      expect(fs.existsSync(path.join(root, "run/pulumi-karmada/pk-etcd/supervisor.pid"))).toBe(false);
+    }
+  });
+
+  test("a killed member: the cluster keeps serving; the next `up` (repairGeneration bumped) brings it back", async () => {
+    const pidOf = (name: string, file: string) => {
+      const root = estate.bed.hosts.find((h) => h.name === name)!.root;
+      return Number(fs.readFileSync(path.join(root, "run/pulumi-karmada/pk-etcd", file), "utf8"));
+    };
+    // etcd alone killed: its supervisor starts it again by itself
+    const m2 = await estate.client(["m2"]);
+    const before = pidOf("m2", "child.pid");
+    process.kill(before, "SIGKILL");
+    await waitUntil("m2 serves again", () => m2.get("k/00000").then((v) => v === "value-0"));
+    expect(pidOf("m2", "child.pid")).not.toBe(before);
+
+    // the whole service killed (etcd and its supervisor): nothing brings it back but an `up`
+    const m3 = estate.bed.hosts.find((h) => h.name === "m3")!;
+    killScriptProcesses(m3.root);
+    const survivors = await estate.client(["m1", "m2"]);
+    await survivors.put("after-kill", "yes");
+    expect(await survivors.get("after-kill")).toBe("yes");
+    expect(await survivors.count("k/")).toBe(KEYS);
+    // Pulumi re-runs only commands whose inputs changed: the repair counter re-runs the start steps
+    const events: EngineEvent[] = [];
+    await estate.up("up: repair after m3 was killed", estate.input(FIRST, { repairGeneration: 1 }), (e) =>
+      events.push(e),
+    );
+    expect(commandSteps(events, "update")).toEqual(["etcd-m1-member", "etcd-m2-member", "etcd-m3-member"]);
+    const m3Client = await estate.client(["m3"]);
+    expect(await m3Client.get("after-kill")).toBe("yes");
+    expect(await m3Client.count("k/")).toBe(KEYS);
+    expect((await client.members()).map((m) => m.name).sort()).toEqual(FIRST);
+  });
 });

@@ -31,9 +31,9 @@ export function memberFiles(settings: EtcdHostsSettings, member: ResolvedHost): 
 }
 
 /**
- * etcd's YAML config for a member. `initialCluster` and `initialState` are bash expressions (the
- * member script decides them at run time: bootstrap, join or restore); etcd ignores them once its data
- * dir is initialised. TLS with client-certificate auth on both client and peer listeners.
+ * etcd's YAML config for a member. `token`, `initialCluster` and `initialState` may be bash expressions
+ * (the member script decides them at run time: bootstrap, join, restore, or what a running member was
+ * started with); etcd ignores them once its data dir is initialised. TLS with client-certificate auth on both client and peer listeners.
  */
 export function etcdConfigYaml(
   settings: EtcdHostsSettings,

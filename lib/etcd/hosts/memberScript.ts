@@ -45,7 +45,11 @@ export function memberScript(
   const anyOpen = otherMembers.length
     ? otherMembers.map((m) => `pk_port_open ${shq(m.address)} ${settings.clientPort}`).join(" || ")
     : "false";
-  const decide = `data_dir=${shq(files.dataDir)}
+  // Only a bumped counter changes the script (so existing stacks re-run nothing when upgrading).
+  const repair = settings.repairGeneration
+    ? `# repair generation ${settings.repairGeneration}: a new value re-runs this step on every member\n`
+    : "";
+  const decide = `${repair}data_dir=${shq(files.dataDir)}
 conf=${shq(files.configFile)}
 my_name=${shq(member.name)}
 my_peer=${shq(peerUrl(settings, member))}
@@ -116,6 +120,7 @@ echo "mode: \${mode}"`;
   echo "added as a learner: $(printf '%s\\n' "\${added}" | head -n 1)"
   mode="existing"
 fi
+initial_token=${shq(context.token)}
 if [ "\${mode}" = existing ]; then
   initial_state=existing
   initial_cluster=$(printf '%s\\n' "\${members}" | awk -F', ' -v me="\${my_name}" -v mp="\${my_peer}" -v known=${shq(namesByPeer)} '
@@ -123,8 +128,11 @@ if [ "\${mode}" = existing ]; then
     { nm = $3; if ($4 == mp) nm = me; if (nm == "" && ($4 in name)) nm = name[$4]; if (nm == "") nm = "member-" $1
       printf "%s%s=%s", sep, nm, $4; sep = "," }')
 elif [ "\${mode}" = run ] && [ -f "\${conf}" ]; then
+  # etcd reads initial-cluster-* only before its first start: keep what this member started with, so
+  # a new token (a restore's record replaced) rewrites no config and restarts no running member
   initial_state=$(sed -n 's/^initial-cluster-state: //p' "\${conf}")
   initial_cluster=$(sed -n 's/^initial-cluster: //p' "\${conf}")
+  initial_token=$(sed -n 's/^initial-cluster-token: //p' "\${conf}")
 else
   initial_state=new
   initial_cluster=${shq(initialCluster(settings, context.bootstrapMembers))}
@@ -136,7 +144,13 @@ fi`;
         `fi`,
       ].join("\n")
     : ":";
-  const config = etcdConfigYaml(settings, member, context.token, "${initial_cluster}", "${initial_state}");
+  const config = etcdConfigYaml(
+    settings,
+    member,
+    "${initial_token}",
+    "${initial_cluster}",
+    "${initial_state}",
+  );
   const writeConfig = `config_changed=no
 mkdir -p "$(dirname "\${conf}")"
 desired=$(cat <<PK_EOF

@@ -82,6 +82,14 @@ export interface EtcdHostsArgs {
   quotaBackendBytes?: number;
   /** @default 10000 */
   snapshotCount?: number;
+  /**
+   * "Repair now" counter: bump it (0 → 1 → 2 …) to re-run every member's start step on the next
+   * `pulumi up`. Pulumi re-runs a command only when its inputs change, so an `up` alone never notices a
+   * member whose service died (its supervisor killed, a host without systemd rebooted); the re-run
+   * starts such members and waits until they are healthy, and leaves running members alone.
+   * @default 0
+   */
+  repairGeneration?: number;
 }
 
 /** Backup settings after defaults. */
@@ -122,6 +130,7 @@ export interface EtcdHostsSettings {
   readonly backup: EtcdBackupSettings;
   readonly quotaBackendBytes: number;
   readonly snapshotCount: number;
+  readonly repairGeneration: number;
 }
 
 /** Cluster sizes we accept: odd, so a quorum survives the loss of (n-1)/2 members. */
@@ -236,6 +245,12 @@ export function resolveEtcdHostsSettings(
     `${field}.snapshotCount`,
     `${show(snapshotCount)} must be a positive integer`,
   );
+  const repairGeneration = args.repairGeneration ?? 0;
+  check(
+    Number.isInteger(repairGeneration) && repairGeneration >= 0,
+    `${field}.repairGeneration`,
+    `${show(repairGeneration)} must be a non-negative integer`,
+  );
   return {
     name,
     members,
@@ -259,5 +274,6 @@ export function resolveEtcdHostsSettings(
     backup: resolveBackup(args.backup, members, `${field}.backup`),
     quotaBackendBytes,
     snapshotCount,
+    repairGeneration,
   };
 }

@@ -30,6 +30,20 @@ describe("EtcdCluster in hosts mode", () => {
     }
   });
 
+  it("exposes the on-demand snapshot command only while the backup job is enabled", async () => {
+    recordResources();
+    const hosts = [{ name: "etcd-1", address: "10.0.0.11", privateKey: pulumi.secret("k") }];
+    const withBackup = new EtcdCluster("a", { mode: "hosts", hosts: { hosts } });
+    const without = new EtcdCluster("b", { mode: "hosts", hosts: { hosts, backup: { enabled: false } } });
+    await settle(withBackup);
+    await settle(without);
+    expect(withBackup.snapshotCommand).toEqual({
+      host: "etcd-1",
+      path: "/usr/local/lib/pulumi-karmada/etcd-backup",
+    });
+    expect(without.snapshotCommand).toBeUndefined();
+  });
+
   it("requires the hosts settings in hosts mode", () => {
     recordResources();
     expect(() => new EtcdCluster("etcd", { mode: "hosts" })).toThrow(

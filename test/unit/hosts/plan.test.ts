@@ -57,6 +57,7 @@ describe("resolveEtcdHostsSettings", () => {
     ],
     [{ backup: { retain: 0 } }, "invalid etcd.backup.retain: 0 out of range (allowed: 1-1000)"],
     [{ restoreFrom: { url: "https://m/s.db" } }, "invalid etcd.restoreFrom.sha256: is required"],
+    [{ repairGeneration: -1 }, "invalid etcd.repairGeneration: -1 must be a non-negative integer"],
   ])("rejects %j", (extra, message) => {
     expect(() => resolveEtcdHostsSettings("etcd", { hosts: hosts(3), ...extra })).toThrow(message);
   });
@@ -123,6 +124,30 @@ describe("planEtcdHosts", () => {
       bootstrapMembers: ["etcd-1"],
     });
     expect(deleting.commands.find((c) => c.id === "etcd-1-member")!.delete).toContain(".deleted-");
+  });
+
+  it("re-runs exactly the member start steps when repairGeneration is bumped", () => {
+    const context = { token: "etcd-abc", bootstrapMembers: ["etcd-1", "etcd-2", "etcd-3"] };
+    const scripts = (repairGeneration?: number) =>
+      new Map(
+        planEtcdHosts(settingsWith({ repairGeneration }, 5), context).commands.map((c) => [
+          c.id,
+          [c.create, c.delete],
+        ]),
+      );
+    const [before, zero, bumped] = [scripts(), scripts(0), scripts(1)];
+    // the default changes nothing, so upgrading re-runs nothing
+    expect(zero).toEqual(before);
+    const changed = [...bumped.keys()].filter((id) => bumped.get(id)![0] !== before.get(id)![0]);
+    expect(changed).toEqual([
+      "etcd-1-member",
+      "etcd-2-member",
+      "etcd-3-member",
+      "etcd-4-member",
+      "etcd-5-member",
+    ]);
+    // what runs on delete stays as it was
+    expect([...bumped.keys()].every((id) => bumped.get(id)![1] === before.get(id)![1])).toBe(true);
   });
 
   it("restores only when restoreFrom is set, with the context's token", () => {

@@ -1,0 +1,71 @@
+/**
+ * The member script run for real on an initialised member (a stand-in etcd that only listens on the
+ * peer port, under the real supervisor): a new cluster token alone never rewrites the config nor
+ * restarts the member; a real configuration change still does.
+ */
+import { spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { memberScript } from "../../../lib/etcd/hosts/memberScript";
+import { EtcdHostsArgs, resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
+import { killScriptProcesses } from "../../support/hosts/testbed";
+
+const ADDRESS = "127.0.98.2";
+const PEER_PORT = 23800;
+
+describe("member script on an initialised member", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "pk-member-"));
+  const args = (extra: Partial<EtcdHostsArgs> = {}): EtcdHostsArgs => ({
+    hosts: [{ name: "solo", address: ADDRESS, privateKey: "unused", root }],
+    serviceManager: "supervisor",
+    clientPort: 23790,
+    peerPort: PEER_PORT,
+    backup: { enabled: false },
+    ...extra,
+  });
+  const run = (token: string, extra?: Partial<EtcdHostsArgs>) => {
+    const settings = resolveEtcdHostsSettings("etcd", args(extra));
+    const script = memberScript(settings, settings.members[0], { token, bootstrapMembers: ["solo"] });
+    const r = spawnSync("bash", ["-c", script], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`member script failed: ${r.stderr}`);
+    return r.stdout;
+  };
+  const conf = () => fs.readFileSync(path.join(root, "etc/etcd/etcd.conf.yml"), "utf8");
+  const childPid = () => fs.readFileSync(path.join(root, "run/pulumi-karmada/pk-etcd/child.pid"), "utf8");
+
+  beforeAll(() => {
+    // a stand-in etcd: listens on the peer port until killed
+    const bin = path.join(root, "usr/local/bin");
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(
+      path.join(bin, "etcd"),
+      `#!${process.execPath}\nrequire("net").createServer().listen(${PEER_PORT}, "${ADDRESS}");\n`,
+      { mode: 0o755 },
+    );
+    fs.mkdirSync(path.join(root, "var/lib/etcd/member/wal"), { recursive: true });
+  });
+
+  afterAll(() => {
+    killScriptProcesses(root);
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("keeps the token it started with: a new token restarts nothing", () => {
+    expect(run("etcd-old")).toContain("mode: run");
+    expect(conf()).toContain("initial-cluster-token: etcd-old\n");
+    const pid = childPid();
+    const again = run("etcd-new");
+    expect(again).not.toContain("restarting");
+    expect(conf()).toContain("initial-cluster-token: etcd-old\n");
+    expect(childPid()).toBe(pid);
+  });
+
+  it("still restarts the member when its configuration really changes", () => {
+    const pid = childPid();
+    expect(run("etcd-new", { snapshotCount: 5000 })).toContain("configuration changed: restarting etcd");
+    expect(conf()).toContain("snapshot-count: 5000\n");
+    expect(conf()).toContain("initial-cluster-token: etcd-old\n");
+    expect(childPid()).not.toBe(pid);
+  });
+});
