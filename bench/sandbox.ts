@@ -1,11 +1,11 @@
 /**
- * Bench: the whole sandbox on loopback hosts with the real engine — wall time of `up` from nothing
- * (HA etcd on 3 hosts, the control plane in hosts mode on 2 behind a VIP, 3 member registrations, a
- * propagated Deployment), of a `preview` of the unchanged estate, and of `destroy`. Prints one JSON
- * line. Run: npx ts-node --transpile-only -P tsconfig.json bench/sandbox.ts
- * Needs the test bed (scripts/testbed/build.sh) and 127.0.6.0/24 free (not while test/e2e/binary runs).
+ * Bench: the local estate of `npm start` with the real engine — wall time of starting its processes, of
+ * `up` from nothing (HA etcd on 3 hosts, the control plane in hosts mode on 2 behind a VIP, 3 member
+ * registrations), of a `preview` of the unchanged estate, and of `destroy`. Prints one JSON line.
+ * Run: npx ts-node --transpile-only bench/sandbox.ts
+ * Needs the test bed (scripts/testbed/build.sh) and 127.0.6.0/24 free (no `npm start` estate running).
  */
-import { startSandbox } from "./sandbox-estate";
+import { startLocalEstate } from "../test/support/engine/localEstate";
 
 async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
   const started = process.hrtime.bigint();
@@ -14,9 +14,9 @@ async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
 }
 
 async function main(): Promise<void> {
-  const [sandbox, startSeconds] = await timed(() => startSandbox());
+  const [estate, startSeconds] = await timed(() => startLocalEstate("pk-bench-"));
   try {
-    const stack = await sandbox.stack();
+    const { stack } = await estate.stack();
     const [up, upSeconds] = await timed(() => stack.up({ color: "never" }));
     const [preview, previewSeconds] = await timed(() =>
       stack.preview({ color: "never", expectNoChanges: true }),
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
       }),
     );
   } finally {
-    await sandbox.stop();
+    await estate.stop();
   }
 }
 

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ControlPlaneConfig } from "../lib/controlplane/config";
 import { CrdSource } from "../lib/crds";
 import { EtcdClusterArgs } from "../components/etcdCluster";
-import { ControlPlanePkiConfig } from "../components/karmadaControlPlane";
+import { ControlPlanePkiConfig, KarmadaControlPlaneArgs } from "../components/karmadaControlPlane";
 import { AddonConfig } from "../lib/addons/config";
 import { MemberRegistrationConfig } from "../lib/members/config";
 import { validateUnique } from "../lib/validation/duplicates";
@@ -21,11 +21,12 @@ export interface StackConfig {
   /** EtcdCluster args. @default { mode: "inCluster" } (one member, 8Gi PVC) */
   readonly etcd?: EtcdClusterArgs;
   /** KarmadaControlPlane settings (without `etcd`, which the stack wires). @default {} */
-  readonly controlPlane?: ControlPlaneConfig & {
-    readonly pki?: ControlPlanePkiConfig;
-    readonly protect?: boolean;
-    readonly pullModeBootstrap?: boolean;
-  };
+  readonly controlPlane?: ControlPlaneConfig &
+    Pick<KarmadaControlPlaneArgs, "mode" | "hosts"> & {
+      readonly pki?: ControlPlanePkiConfig;
+      readonly protect?: boolean;
+      readonly pullModeBootstrap?: boolean;
+    };
   /** Where the CRDs come from. @default { kind: "release" } */
   readonly crds?: CrdSource;
   /**
@@ -37,6 +38,12 @@ export interface StackConfig {
   readonly memberKubeconfigs?: pulumi.Input<Record<string, string>>;
   /** Addons, each with a unique `name` (its Pulumi name). @default [] */
   readonly addons?: (AddonConfig & { readonly name: string })[];
+  /**
+   * SSH private key (secret config) for every machine of `etcd.hosts.hosts` and
+   * `controlPlane.hosts.machines` that sets no `privateKey` of its own, so host lists stay plain config.
+   * @default - each machine must set its own `privateKey`
+   */
+  readonly sshPrivateKey?: pulumi.Input<string>;
 }
 
 const KEYS: readonly (keyof StackConfig)[] = [
@@ -48,6 +55,7 @@ const KEYS: readonly (keyof StackConfig)[] = [
   "members",
   "memberKubeconfigs",
   "addons",
+  "sshPrivateKey",
 ];
 
 /** Checks the raw config object: unknown keys are errors (a typo must not silently fall back to a default). */

@@ -5,35 +5,82 @@ import { EtcdCluster } from "../components/etcdCluster";
 import { Addon } from "../components/addon";
 import { KarmadaControlPlane } from "../components/karmadaControlPlane";
 import { MemberRegistration } from "../components/memberRegistration";
+import { defaultTarget } from "../lib/addons/config";
 import { StackConfig } from "./config";
 
 /** What one environment's estate exposes. */
 export interface Estate {
-  readonly hostProvider: k8s.Provider;
+  /** The host cluster's provider; absent when nothing runs on a host cluster (etcd and control plane on hosts). */
+  readonly hostProvider?: k8s.Provider;
   readonly etcd: EtcdCluster;
   readonly controlPlane: KarmadaControlPlane;
   readonly members: MemberRegistration[];
   readonly addons: Addon[];
 }
 
+/** Hosts of `list` with `key` as the private key of those that set none (a missing list stays missing). */
+function withDefaultKey<T extends { privateKey?: pulumi.Input<string> }>(
+  list: T[],
+  key: pulumi.Input<string>,
+): T[] {
+  if (!Array.isArray(list)) return list; // validation names the field
+  return list.map((h) => (h.privateKey === undefined ? { ...h, privateKey: pulumi.secret(key) } : h));
+}
+
+/** The stack config with `sshPrivateKey` filled in for every machine that names no key of its own. */
+function withSshKeys(config: StackConfig): StackConfig {
+  const key = config.sshPrivateKey;
+  if (key === undefined) return config;
+  const etcdHosts = config.etcd?.hosts;
+  const cpHosts = config.controlPlane?.hosts;
+  return {
+    ...config,
+    etcd: etcdHosts
+      ? { ...config.etcd, hosts: { ...etcdHosts, hosts: withDefaultKey(etcdHosts.hosts, key) } }
+      : config.etcd,
+    controlPlane: cpHosts
+      ? { ...config.controlPlane, hosts: { ...cpHosts, machines: withDefaultKey(cpHosts.machines, key) } }
+      : config.controlPlane,
+  };
+}
+
 /**
- * Composes an estate from stack config: the host-cluster provider, etcd, and the control plane that
- * stores its state in that etcd.
+ * Whether anything of the estate lives on a host Kubernetes cluster (and so needs its provider): in-cluster
+ * etcd, a containerized control plane, addons on the host (where built-in addons run by default), or a
+ * host kubeconfig given explicitly.
  */
-export function buildEstate(config: StackConfig): Estate {
-  const hostProvider = new k8s.Provider("host", {
-    kubeconfig: config.hostKubeconfig ? pulumi.secret(config.hostKubeconfig) : undefined,
-    context: config.hostContext,
-    // the host cluster's identity: recomputing its kubeconfig must not replace every object on it
-    clusterIdentifier: `host-${config.hostContext ?? "default"}`,
-  });
+function needsHostCluster(config: StackConfig): boolean {
+  return (
+    config.hostKubeconfig !== undefined ||
+    (config.etcd?.mode ?? "inCluster") === "inCluster" ||
+    (config.controlPlane?.mode ?? "containerized") === "containerized" ||
+    (config.addons ?? []).some((a) => (a.target ?? defaultTarget(a.kind)) === "host")
+  );
+}
+
+/**
+ * Composes an estate from stack config: the host-cluster provider (when something runs on a host
+ * cluster), etcd, the control plane that stores its state in that etcd, members and addons.
+ */
+export function buildEstate(stackConfig: StackConfig): Estate {
+  const config = withSshKeys(stackConfig);
+  const hostProvider = needsHostCluster(config)
+    ? new k8s.Provider("host", {
+        kubeconfig: config.hostKubeconfig ? pulumi.secret(config.hostKubeconfig) : undefined,
+        context: config.hostContext,
+        // the host cluster's identity: recomputing its kubeconfig must not replace every object on it
+        clusterIdentifier: `host-${config.hostContext ?? "default"}`,
+      })
+    : undefined;
   const namespace = config.controlPlane?.namespace ?? "karmada-system";
   // one registry setting rewrites every image, etcd's included
   const release = findRelease(config.controlPlane?.karmadaVersion ?? DEFAULT_KARMADA_VERSION);
   const etcdImage = resolveImage("etcd", release, config.controlPlane?.images);
   const etcd = new EtcdCluster(
     "etcd",
-    { ...config.etcd, inCluster: { namespace, image: etcdImage, ...config.etcd?.inCluster } },
+    (config.etcd?.mode ?? "inCluster") === "inCluster"
+      ? { ...config.etcd, inCluster: { namespace, image: etcdImage, ...config.etcd?.inCluster } }
+      : config.etcd,
     { provider: hostProvider },
   );
   const controlPlane = new KarmadaControlPlane(

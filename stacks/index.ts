@@ -17,6 +17,7 @@ const config = parseStackConfig({
   ...present("members", cfg.getObject("members")),
   ...present("memberKubeconfigs", cfg.getSecretObject<Record<string, string>>("memberKubeconfigs")),
   ...present("addons", cfg.getObject("addons")),
+  ...present("sshPrivateKey", cfg.getSecret("sshPrivateKey")),
 });
 const estate = buildEstate(config);
 

@@ -1,5 +1,6 @@
 /**
- * Loopback clusters for the sandbox (scripts/sandbox/up.sh, down.sh), shared with the e2e tests'
+ * Loopback clusters for the sandboxes (containerized-up.sh/-down.sh; the local estate's members through
+ * `ensureCluster`, bed.ts), shared with the e2e tests'
  * test/support/kube. Processes outlive this command; their pid files live in the cluster directory.
  *
  *   cluster.ts ca    --dir <dir> --name <common name>     create a CA in <dir> unless one is there
@@ -10,7 +11,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
-import { apiRequest } from "../../test/support/kube/client";
+import { apiRequest, credentialsFromKubeconfig } from "../../test/support/kube/client";
 import { startCluster, stopClusterInDir } from "../../test/support/kube/cluster";
 import { CaPair, generateCa } from "../../test/support/kube/pki";
 import { isRunning } from "../../test/support/kube/processes";
@@ -51,25 +52,47 @@ function allRecordedRunning(dir: string): boolean {
 }
 
 /** The running cluster in `dir`, if it answers /readyz with its admin credentials. */
-async function runningCluster(
-  dir: string,
-): Promise<{ server: string; kubeconfigPath: string; contextName: string } | undefined> {
+async function runningCluster(dir: string): Promise<ClusterAccess | undefined> {
   const kubeconfigPath = path.join(dir, "kubeconfig");
   if (!allRecordedRunning(dir) || !fs.existsSync(kubeconfigPath)) return undefined;
-  const kubeconfig = parse(fs.readFileSync(kubeconfigPath, "utf8"));
-  const decode = (b64: string) => Buffer.from(b64, "base64").toString();
-  const server: string = kubeconfig.clusters[0].cluster.server;
-  const creds = {
-    server,
-    caPem: decode(kubeconfig.clusters[0].cluster["certificate-authority-data"]),
-    certPem: decode(kubeconfig.users[0].user["client-certificate-data"]),
-    keyPem: decode(kubeconfig.users[0].user["client-key-data"]),
-  };
+  const text = fs.readFileSync(kubeconfigPath, "utf8");
+  const creds = credentialsFromKubeconfig(text);
+  const server = creds.server;
+  const kubeconfig = parse(text);
   const ready = await apiRequest(creds, "GET", "/readyz").then(
     (r) => r.status === 200,
     () => false,
   );
   return ready ? { server, kubeconfigPath, contextName: kubeconfig["current-context"] } : undefined;
+}
+
+/** Where a running loopback cluster is reached. */
+export interface ClusterAccess {
+  readonly server: string;
+  readonly kubeconfigPath: string;
+  readonly contextName: string;
+}
+
+/**
+ * The cluster recorded in `dir` if it is running and ready; otherwise (leftovers stopped) a new one on
+ * `address`, its processes outliving this one. `caDir` holds a CA (ca.crt, ca.key) the cluster serves with.
+ */
+export async function ensureCluster(options: {
+  readonly dir: string;
+  readonly name: string;
+  readonly address: string;
+  readonly caDir?: string;
+}): Promise<ClusterAccess> {
+  const running = await runningCluster(options.dir);
+  if (running) return running;
+  await stopClusterInDir(options.dir);
+  const cluster = await startCluster({
+    name: options.name,
+    address: options.address,
+    dir: options.dir,
+    ca: options.caDir ? readCa(options.caDir) : undefined,
+  });
+  return { server: cluster.server, kubeconfigPath: cluster.kubeconfigPath, contextName: cluster.contextName };
 }
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -80,28 +103,18 @@ async function main(argv: readonly string[]): Promise<void> {
     case "ca":
       if (!fs.existsSync(path.join(dir, "ca.key"))) generateCa(dir, required(flags, "name"));
       return;
-    case "start": {
-      const running = await runningCluster(dir);
-      if (running) {
-        console.log(JSON.stringify(running));
-        return;
-      }
-      await stopClusterInDir(dir); // leftovers of a half-running cluster
-      const cluster = await startCluster({
-        name: required(flags, "name"),
-        address: required(flags, "address"),
-        dir,
-        ca: flags["ca-dir"] ? readCa(path.resolve(flags["ca-dir"])) : undefined,
-      });
+    case "start":
       console.log(
-        JSON.stringify({
-          server: cluster.server,
-          kubeconfigPath: cluster.kubeconfigPath,
-          contextName: cluster.contextName,
-        }),
+        JSON.stringify(
+          await ensureCluster({
+            dir,
+            name: required(flags, "name"),
+            address: required(flags, "address"),
+            caDir: flags["ca-dir"] ? path.resolve(flags["ca-dir"]) : undefined,
+          }),
+        ),
       );
       return;
-    }
     case "stop":
       await stopClusterInDir(dir);
       return;
@@ -110,7 +123,9 @@ async function main(argv: readonly string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((e) => {
-  console.error(`cluster.ts: ${(e as Error).message}`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((e) => {
+    console.error(`cluster.ts: ${(e as Error).message}`);
+    process.exit(1);
+  });
+}

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Shared settings of scripts/sandbox/up.sh and down.sh. Sourced: defines variables and functions only.
+# Shared settings of scripts/sandbox/containerized-up.sh and containerized-down.sh (the kubelet-less
+# containerized sandbox, `npm run start:containerized`). Sourced: defines variables and functions only.
 #
 # env:
 #   PULUMI_KARMADA_CACHE       cache base (default ~/.cache/pulumi-karmada); the sandbox lives in <base>/sandbox
@@ -9,7 +10,7 @@
 
 SANDBOX_REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 SANDBOX_CACHE="${PULUMI_KARMADA_CACHE:-$HOME/.cache/pulumi-karmada}"
-SANDBOX_DIR="$SANDBOX_CACHE/sandbox"
+SANDBOX_DIR="$SANDBOX_CACHE/containerized-sandbox"
 SANDBOX_STACK=sandbox
 SANDBOX_HOST_ADDRESS="${SANDBOX_HOST_ADDRESS:-127.0.3.10}"
 SANDBOX_KARMADA_ADDRESS="${SANDBOX_KARMADA_ADDRESS:-127.0.3.11}"
@@ -24,20 +25,16 @@ sandbox_cluster() {
   "$SANDBOX_REPO/node_modules/.bin/ts-node" --transpile-only "$SANDBOX_REPO/scripts/sandbox/cluster.ts" "$@"
 }
 
-# sandbox_engine_env: the environment pulumi runs in. A pulumi installed the usual way (on PATH before
-# the test bed is added) is used as is; otherwise the test bed's CLI and provider plugins. Sets PULUMI.
+# sandbox_engine_env: the environment pulumi runs in: the test bed's CLI and provider plugins (installed
+# from ../shared/engine by scripts/testbed/build.sh), else a pulumi installed the usual way. Sets PULUMI.
 sandbox_engine_env() {
-  local ambient_pulumi ambient_home="${PULUMI_HOME:-}"
-  ambient_pulumi="$(command -v pulumi || true)"
   # shellcheck source=scripts/testbed/env.sh
   . "$SANDBOX_REPO/scripts/testbed/env.sh"
-  if [[ -n "$ambient_pulumi" ]]; then
-    PULUMI="$ambient_pulumi"
-    # the usual installation: its own plugin cache, plugins downloaded as needed
-    if [[ -n "$ambient_home" ]]; then export PULUMI_HOME="$ambient_home"; else unset PULUMI_HOME; fi
-    unset PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION
+  if testbed_has engine; then
+    PULUMI="$TESTBED_PULUMI_BIN/pulumi"
   else
-    PULUMI=""
+    PULUMI="$(command -v pulumi || true)"
+    unset PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION # a usual install fetches its plugins itself
   fi
   export PULUMI_BACKEND_URL="file://$SANDBOX_DIR/state"
   export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-pulumi-karmada-sandbox}"
@@ -46,17 +43,10 @@ sandbox_engine_env() {
   export PULUMI_NODEJS_TRANSPILE_ONLY=true
 }
 
-# sandbox_require_engine: stop loudly, with the reason, when no Pulumi engine (CLI + Node.js language
-# host) can be found. The test bed cannot build one here (scripts/testbed/lib.sh, docs/testbed.md).
+# sandbox_require_engine: stop loudly when there is no Pulumi engine at all.
 sandbox_require_engine() {
-  if [[ -n "$PULUMI" ]] && command -v pulumi-language-nodejs >/dev/null; then return 0; fi
-  if [[ -n "$PULUMI" && -x "$(dirname "$PULUMI")/pulumi-language-nodejs" ]]; then return 0; fi
-  sandbox_log "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
-  sandbox_log "!!! SANDBOX NOT DEPLOYED: no Pulumi engine (pulumi + pulumi-language-nodejs) on PATH."
-  sandbox_log "!!!   $TESTBED_UNAVAILABLE_REASON"
-  sandbox_log "!!! Install Pulumi the usual way (with the plugins listed in scripts/testbed/versions.env)"
-  sandbox_log "!!! and run npm start again. The loopback clusters started above keep running; npm run stop removes them."
-  sandbox_log "!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!"
+  [[ -n "$PULUMI" ]] && return 0
+  sandbox_log "no Pulumi engine: run scripts/testbed/build.sh engine (or install Pulumi), then try again"
   return 1
 }
 

@@ -8,7 +8,6 @@
  */
 import { execFileSync } from "child_process";
 import * as path from "path";
-import { parse } from "yaml";
 import { findRelease, DEFAULT_KARMADA_VERSION, resolveImage } from "../../lib/catalog";
 import { objectNames } from "../../lib/controlplane/names";
 import { kubeResourceName } from "../../lib/kube/apply";
@@ -26,9 +25,9 @@ import {
 } from "../support/engine";
 import {
   REPO_ROOT,
-  ApiCredentials,
   ObjectLocator,
   apiRequest,
+  credentialsFromKubeconfig,
   describeRef,
   listNames,
   waitFor,
@@ -44,17 +43,6 @@ const tier = e2eTier("containerized control plane, real engine (test/e2e/contain
 const NAMESPACE = "karmada-system";
 const inControlPlane = (urn: string) => urn.includes("::karmada:index:KarmadaControlPlane$");
 
-/** Client credentials from a kubeconfig with embedded certificate data. */
-function credentialsOf(kubeconfigText: string): ApiCredentials {
-  const kubeconfig = parse(kubeconfigText);
-  const decode = (b64: string) => Buffer.from(b64, "base64").toString();
-  return {
-    server: kubeconfig.clusters[0].cluster.server,
-    caPem: decode(kubeconfig.clusters[0].cluster["certificate-authority-data"]),
-    certPem: decode(kubeconfig.users[0].user["client-certificate-data"]),
-    keyPem: decode(kubeconfig.users[0].user["client-key-data"]),
-  };
-}
 const SCHEDULER_DEPLOYMENT = kubeResourceName("karmada", {
   apiVersion: "apps/v1",
   kind: "Deployment",
@@ -137,7 +125,7 @@ tier.describe("containerized control plane on loopback API servers (real engine)
   });
 
   test("the admin kubeconfig output is trusted by, and admin on, the karmada-apiserver stand-in", async () => {
-    const creds = credentialsOf((await fx.stack.outputs()).adminKubeconfig.value);
+    const creds = credentialsFromKubeconfig((await fx.stack.outputs()).adminKubeconfig.value);
     expect(creds.server).toBe(fx.karmadaApi.server);
     expect((await apiRequest(creds, "GET", `/api/v1/namespaces/${NAMESPACE}`)).status).toBe(200);
     const review = {
@@ -285,7 +273,8 @@ tier.describe("containerized control plane on loopback API servers (real engine)
     const kubeconfig = (await fx.stack.outputs()).adminKubeconfig.value;
     expect(kubeconfig).not.toBe(oldKubeconfig);
     expect(
-      (await apiRequest(credentialsOf(kubeconfig), "GET", `/api/v1/namespaces/${NAMESPACE}`)).status,
+      (await apiRequest(credentialsFromKubeconfig(kubeconfig), "GET", `/api/v1/namespaces/${NAMESPACE}`))
+        .status,
     ).toBe(200);
   });
 

@@ -54,7 +54,7 @@ export function engineEnvironment(
 export function createEngineEnv(prefix = "pk-engine-"): EngineEnv {
   const base = testbedEnv().env;
   const pulumiBinary = findBinary("pulumi", base);
-  if (!pulumiBinary) throw new Error("no pulumi CLI on the test-bed PATH (scripts/testbed/build.sh pulumi)");
+  if (!pulumiBinary) throw new Error("no pulumi CLI on the test-bed PATH (scripts/testbed/build.sh engine)");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const stateDir = path.join(dir, "state");
   fs.mkdirSync(stateDir);

@@ -7,3 +7,4 @@ export * from "./state";
 export * from "./steps";
 export * from "./tier";
 export * from "./workspace";
+export * from "./localEstate";

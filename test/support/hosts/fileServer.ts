@@ -8,10 +8,19 @@ export interface FileServer {
   close(): Promise<void>;
 }
 
-/** Serves the files of `dir` (no listing, no subdirectories) on 127.0.0.1, random port. */
-export function serveDirectory(dir: string): Promise<FileServer> {
+/**
+ * Serves the files of `dir` (no listing, no subdirectories) on `address:port` (default 127.0.0.1, a
+ * random port).
+ */
+export function serveDirectory(dir: string, address = "127.0.0.1", port = 0): Promise<FileServer> {
   const server = http.createServer((req, res) => {
-    const name = path.basename(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
+    let name: string;
+    try {
+      name = path.basename(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname));
+    } catch {
+      res.writeHead(400).end("bad request");
+      return;
+    }
     const file = path.join(dir, name);
     if (!name || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404).end("not found");
@@ -20,11 +29,12 @@ export function serveDirectory(dir: string): Promise<FileServer> {
     res.writeHead(200, { "content-length": fs.statSync(file).size });
     fs.createReadStream(file).pipe(res);
   });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, address, () => {
+      const bound = (server.address() as { port: number }).port;
       resolve({
-        url: `http://127.0.0.1:${port}`,
+        url: `http://${address}:${bound}`,
         close: () => new Promise((r) => server.close(() => r())),
       });
     });

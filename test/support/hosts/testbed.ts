@@ -45,24 +45,28 @@ function ensureSshd(): void {
   fs.mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
 }
 
+/** Whether `address:port` accepts a TCP connection now. */
+export function portOpen(address: string, port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host: address, port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+  });
+}
+
 /** Resolves once `address:port` accepts TCP connections. */
 export async function waitForPort(address: string, port: number, timeoutMs = 10000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = net.connect({ host: address, port }, () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (ok) return;
+  while (!(await portOpen(address, port))) {
     if (Date.now() > deadline) throw new Error(`${address}:${port} did not open within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-function sshdConfig(dir: string, address: string, port: number): string {
+/** sshd settings of a loopback host whose key files and pid file are in `dir`. */
+export function sshdConfig(dir: string, address: string, port: number): string {
   return [
     `ListenAddress ${address}`,
     `Port ${port}`,
@@ -151,6 +155,11 @@ export async function startTestBed(options: TestBedOptions): Promise<TestBed> {
     knownHostsPath,
     async startSshd(name: string) {
       const host = hosts.find((h) => h.name === name)!;
+      // An sshd already there (another run on the same addresses) would answer in ours' place.
+      if (await portOpen(host.address, host.port))
+        throw new Error(
+          `${host.address}:${host.port} is already in use: is another test bed on ${options.prefix}x running?`,
+        );
       const child = spawn(SSHD, ["-D", "-e", "-f", path.join(hostDirOf(name), "sshd_config")], {
         stdio: ["ignore", "ignore", fs.openSync(path.join(hostDirOf(name), "sshd.log"), "a")],
       });
@@ -168,8 +177,13 @@ export async function startTestBed(options: TestBedOptions): Promise<TestBed> {
       if (!process.env.PK_KEEP_TESTBED) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
-  for (let i = 0; i < hosts.length; i++) {
-    if (!options.withoutSshd?.includes(i)) await bed.startSshd(hosts[i].name);
+  try {
+    for (let i = 0; i < hosts.length; i++) {
+      if (!options.withoutSshd?.includes(i)) await bed.startSshd(hosts[i].name);
+    }
+  } catch (e) {
+    await bed.stop(); // the sshds already started would outlive the failed start
+    throw e;
   }
   return bed;
 }

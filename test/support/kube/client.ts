@@ -3,6 +3,7 @@
  * certificate: enough to check what the real API server accepted, without kubectl.
  */
 import * as https from "https";
+import { parse as parseYaml } from "yaml";
 
 /** How to reach and authenticate to an API server. */
 export interface ApiCredentials {
@@ -111,4 +112,16 @@ export async function waitFor(
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
+}
+
+/** Credentials of the first cluster and user of a kubeconfig with embedded certificate data. */
+export function credentialsFromKubeconfig(kubeconfigText: string): ApiCredentials {
+  const kubeconfig = parseYaml(kubeconfigText);
+  const decode = (b64: string) => Buffer.from(b64, "base64").toString();
+  return {
+    server: kubeconfig.clusters[0].cluster.server,
+    caPem: decode(kubeconfig.clusters[0].cluster["certificate-authority-data"]),
+    certPem: decode(kubeconfig.users[0].user["client-certificate-data"]),
+    keyPem: decode(kubeconfig.users[0].user["client-key-data"]),
+  };
 }

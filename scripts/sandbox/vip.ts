@@ -21,27 +21,31 @@ export interface TcpVip {
   close(): Promise<void>;
 }
 
+/** How long one backend may take to accept a connection before the next is tried (generous: a loaded test machine). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 function connectFirst(
   backends: readonly string[],
   start: number,
   port: number,
-  done: (socket: net.Socket | undefined, backend: string) => void,
+  done: (socket: net.Socket | undefined, backend: string, failures: string[]) => void,
   tried = 0,
+  failures: string[] = [],
 ): void {
-  if (tried === backends.length) return done(undefined, "");
+  if (tried === backends.length) return done(undefined, "", failures);
   const backend = backends[(start + tried) % backends.length];
   const socket = net.connect({ host: backend, port });
-  socket.setTimeout(3000);
+  socket.setTimeout(CONNECT_TIMEOUT_MS);
   socket.once("connect", () => {
     socket.setTimeout(0);
-    done(socket, backend);
+    done(socket, backend, failures);
   });
-  const next = () => {
+  const next = (why: string) => {
     socket.destroy();
-    connectFirst(backends, start, port, done, tried + 1);
+    connectFirst(backends, start, port, done, tried + 1, [...failures, `${backend}:${port} ${why}`]);
   };
-  socket.once("error", next);
-  socket.once("timeout", next);
+  socket.once("error", (e) => next(e.message));
+  socket.once("timeout", () => next("timed out"));
 }
 
 /** Starts forwarding `ports` from `address` to `backends`. */
@@ -57,9 +61,15 @@ export async function startTcpVip(
     net.createServer((client) => {
       sockets.add(client);
       client.on("close", () => sockets.delete(client));
+      client.on("error", () => client.destroy()); // a client reset must not end the daemon
       client.pause();
-      connectFirst(backends, turn++, targetPort, (upstream, backend) => {
-        if (!upstream) return void client.destroy();
+      connectFirst(backends, turn++, targetPort, (upstream, backend, failures) => {
+        if (!upstream) {
+          console.error(
+            `${new Date().toISOString()} no backend accepted :${targetPort}: ${failures.join("; ")}`,
+          );
+          return void client.destroy();
+        }
         connections.set(backend, (connections.get(backend) ?? 0) + 1);
         sockets.add(upstream);
         upstream.on("close", () => sockets.delete(upstream));

@@ -1,25 +1,18 @@
 /**
  * TEST BED ONLY: an offline "mirror" for the sandbox — one `.tar.gz` per binary (the layout an
  * air-gapped site would host), built once from the test bed's binaries and cached, served over HTTP
- * on 127.0.0.1 with its SHA-256, so hosts install exactly as they would from a real mirror.
+ * by the sandbox's network daemon with its SHA-256, so hosts install exactly as they would from a real
+ * mirror.
  */
 import { execFileSync } from "child_process";
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { serveDirectory, FileServer } from "../test/support/hosts/fileServer";
 
 /** A tarball on the mirror. */
 export interface MirroredArtifact {
   readonly url: string;
   readonly sha256: string;
-}
-
-/** The running mirror. */
-export interface SandboxMirror {
-  readonly server: FileServer;
-  /** Tarballs by name (`kube-apiserver`, `karmada-scheduler`, `etcd`, …). */
-  readonly artifacts: Readonly<Record<string, MirroredArtifact>>;
 }
 
 function sha256(file: string): string {
@@ -31,30 +24,27 @@ function tarball(cacheDir: string, name: string, dir: string, files: readonly st
   const out = path.join(cacheDir, `${name}.tar.gz`);
   const newest = Math.max(...files.map((f) => fs.statSync(path.join(dir, f)).mtimeMs));
   if (!fs.existsSync(out) || fs.statSync(out).mtimeMs < newest) {
-    execFileSync("tar", ["-C", dir, "-I", "gzip -1", "-cf", `${out}.part`, ...files]);
-    fs.renameSync(`${out}.part`, out);
+    const part = `${out}.part-${process.pid}`; // concurrent estates share the cache
+    execFileSync("tar", ["-C", dir, "-I", "gzip -1", "-cf", part, ...files]);
+    fs.renameSync(part, out);
   }
   return out;
 }
 
 /**
- * Builds (or reuses) the tarballs in `cacheDir` and serves them. `sources` maps a tarball name to the
- * directory and files it packs.
+ * Builds (or reuses) the tarballs in `cacheDir`, to be served from `baseUrl` (scripts/sandbox/network.ts).
+ * `sources` maps a tarball name to the directory and files it packs.
  */
-export async function startMirror(
+export function packMirror(
   cacheDir: string,
+  baseUrl: string,
   sources: Readonly<Record<string, { dir: string; files: readonly string[] }>>,
-): Promise<SandboxMirror> {
+): Record<string, MirroredArtifact> {
   fs.mkdirSync(cacheDir, { recursive: true });
-  const built = Object.entries(sources).map(
-    ([name, { dir, files }]) => [name, tarball(cacheDir, name, dir, files)] as const,
+  return Object.fromEntries(
+    Object.entries(sources).map(([name, { dir, files }]) => {
+      const file = tarball(cacheDir, name, dir, files);
+      return [name, { url: `${baseUrl}/${path.basename(file)}`, sha256: sha256(file) }];
+    }),
   );
-  const server = await serveDirectory(cacheDir);
-  const artifacts = Object.fromEntries(
-    built.map(([name, file]) => [
-      name,
-      { url: `${server.url}/${path.basename(file)}`, sha256: sha256(file) },
-    ]),
-  );
-  return { server, artifacts };
 }

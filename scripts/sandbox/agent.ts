@@ -1,0 +1,73 @@
+/**
+ * TEST BED ONLY: the kubelet of a pull-mode member. The loopback member clusters run no pods, so the
+ * karmada-agent Deployment our registration created is run as a process instead: its own flags, its
+ * Karmada kubeconfig from the Secret the registration wrote, the member's admin kubeconfig standing in for
+ * the in-cluster service account, and listeners on the member's loopback address.
+ */
+import { createHash } from "crypto";
+import * as fs from "fs";
+import * as path from "path";
+import { requireBinary } from "../../test/support/kube/binaries";
+import { apiGet, credentialsFromKubeconfig } from "../../test/support/kube/client";
+import { isRunning, startProcess, stopRecordedProcesses } from "../../test/support/kube/processes";
+import { BedMember } from "./bed";
+
+/** The agent's command line: the Deployment's flags with the files and listeners of the process. */
+export function agentArgs(
+  deploymentCommand: readonly string[],
+  files: { karmadaKubeconfig: string; memberKubeconfig: string },
+  address: string,
+): string[] {
+  const flags = deploymentCommand.filter((arg) => arg.startsWith("--"));
+  const replaced: Record<string, string> = {
+    "karmada-kubeconfig": files.karmadaKubeconfig,
+    "metrics-bind-address": `${address}:18080`,
+    "health-probe-bind-address": `${address}:18357`,
+  };
+  const kept = flags.filter((f) => !(f.slice(2).split("=")[0] in replaced));
+  return [
+    ...kept,
+    ...Object.entries(replaced).map(([k, v]) => `--${k}=${v}`),
+    `--kubeconfig=${files.memberKubeconfig}`,
+  ];
+}
+
+/** Where the agent of `member` keeps its pid, log and Karmada kubeconfig. */
+const agentDir = (dir: string, clusterName: string) => path.join(dir, "agents", clusterName);
+
+/**
+ * Runs the agent of a pull member as the member's Deployment describes it, unless it runs with the same
+ * command line already (a changed Deployment or credential restarts it).
+ */
+export async function runPullAgent(dir: string, member: BedMember): Promise<void> {
+  const run = agentDir(dir, member.clusterName);
+  fs.mkdirSync(run, { recursive: true, mode: 0o700 });
+  const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
+  const deployment = await apiGet(creds, "/apis/apps/v1/namespaces/karmada-system/deployments/karmada-agent");
+  const secret = await apiGet(creds, "/api/v1/namespaces/karmada-system/secrets/karmada-kubeconfig");
+  const karmadaKubeconfig = path.join(run, "karmada.kubeconfig");
+  const kubeconfig = Buffer.from(secret.data["karmada-kubeconfig"], "base64").toString();
+  const args = agentArgs(
+    deployment.spec.template.spec.containers[0].command,
+    { karmadaKubeconfig, memberKubeconfig: member.kubeconfigPath },
+    member.address,
+  );
+  // the stamp holds a digest of the credential, never the credential itself
+  const fingerprint = JSON.stringify({
+    args,
+    kubeconfig: createHash("sha256").update(kubeconfig).digest("hex"),
+  });
+  const stamp = path.join(run, "running.json");
+  const pidFile = path.join(run, "karmada-agent.pid");
+  const running = fs.existsSync(pidFile) && isRunning(Number(fs.readFileSync(pidFile, "utf8").trim()));
+  if (running && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === fingerprint) return;
+  await stopRecordedProcesses(run, ["karmada-agent"]);
+  fs.writeFileSync(karmadaKubeconfig, kubeconfig, { mode: 0o600 });
+  fs.writeFileSync(stamp, fingerprint, { mode: 0o600 });
+  startProcess(run, "karmada-agent", requireBinary("karmada-agent"), args, { PATH: process.env.PATH ?? "" });
+}
+
+/** Stops the agent of member cluster `clusterName`, if it runs. */
+export async function stopPullAgent(dir: string, clusterName: string): Promise<void> {
+  await stopRecordedProcesses(agentDir(dir, clusterName), ["karmada-agent"]);
+}

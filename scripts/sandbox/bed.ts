@@ -1,0 +1,264 @@
+/**
+ * TEST BED ONLY: the machines, network and member clusters of the local estate, as processes on loopback
+ * addresses that outlive the command starting them (pid files under the sandbox directory): one sshd per
+ * host with its own filesystem root, the network daemon (VIP + artifact mirror, network.ts), and one
+ * kube-apiserver cluster per member. Where everything listens comes from Pulumi.local.yaml (the stack's
+ * own settings), so the stack and the bed cannot disagree. Starting again reuses what still runs.
+ */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { parse } from "yaml";
+import { killScriptProcesses, sshdConfig, waitForPort } from "../../test/support/hosts/testbed";
+import { REPO_ROOT, requireBinary } from "../../test/support/kube/binaries";
+import { isRunning, startProcess, stopRecordedProcesses } from "../../test/support/kube/processes";
+import { stopClusterInDir } from "../../test/support/kube/cluster";
+import { ensureCluster } from "./cluster";
+import { MirroredArtifact, packMirror } from "./mirror";
+import { NetworkSettings } from "./network";
+
+/** The stack settings file of the local estate. */
+export const LOCAL_STACK_FILE = path.join(REPO_ROOT, "Pulumi.local.yaml");
+
+/** Port and address of the artifact mirror (on the VIP's network, one address up). */
+const MIRROR_PORT = 8080;
+
+/** A machine of the estate as the stack settings name it. */
+export interface HostAddress {
+  readonly name: string;
+  readonly address: string;
+  readonly port: number;
+}
+
+/** A member cluster as the stack settings name it. */
+export interface MemberAddress {
+  readonly clusterName: string;
+  readonly mode: "Push" | "Pull";
+  readonly apiEndpoint: string;
+}
+
+/** Where every part of the estate listens (read from Pulumi.local.yaml). */
+export interface EstateLayout {
+  readonly etcdHosts: readonly HostAddress[];
+  readonly controlPlaneHosts: readonly HostAddress[];
+  /** The VIP address (the host part of `controlPlane.apiServer.externalEndpoint`). */
+  readonly vip: string;
+  readonly members: readonly MemberAddress[];
+}
+
+/** A running host. */
+export interface BedHost extends HostAddress {
+  /** The host's filesystem root (every path of our scripts on it is below it). */
+  readonly root: string;
+  /** Its pinned SSH host key (`ssh-ed25519 AAAA…`). */
+  readonly hostKey: string;
+}
+
+/** A running member cluster. */
+export interface BedMember extends MemberAddress {
+  readonly address: string;
+  readonly server: string;
+  /** Admin kubeconfig of the member (a credential: mode 0600). */
+  readonly kubeconfigPath: string;
+}
+
+/** The running bed. */
+export interface Bed {
+  readonly dir: string;
+  readonly layout: EstateLayout;
+  readonly etcdHosts: readonly BedHost[];
+  readonly controlPlaneHosts: readonly BedHost[];
+  /** The SSH private key every host accepts (a throw-away key of this bed; mode 0600). */
+  readonly sshKeyPath: string;
+  /** Binary tarballs on the mirror by name (`etcd`, `kube-apiserver`, `karmada-scheduler`, …). */
+  readonly artifacts: Readonly<Record<string, MirroredArtifact>>;
+  /** The test bed's etcd version, e.g. `v3.5.21`. */
+  readonly etcdVersion: string;
+  /** The test bed's Karmada CRD bundle (crds.tar.gz). */
+  readonly crds: string;
+  readonly members: readonly BedMember[];
+}
+
+/** The estate's layout from a stack settings file (default Pulumi.local.yaml). */
+export function readLayout(file = LOCAL_STACK_FILE): EstateLayout {
+  const config = parse(fs.readFileSync(file, "utf8")).config;
+  const host = (h: HostAddress): HostAddress => ({ name: h.name, address: h.address, port: h.port ?? 22 });
+  const endpoint: string = config["karmada:controlPlane"].apiServer.externalEndpoint;
+  return {
+    etcdHosts: config["karmada:etcd"].hosts.hosts.map(host),
+    controlPlaneHosts: config["karmada:controlPlane"].hosts.machines.map(host),
+    vip: endpoint.slice(0, endpoint.lastIndexOf(":")),
+    members: config["karmada:members"],
+  };
+}
+
+/** Binaries of the test bed the mirror carries, one tarball each (etcd's three in one). */
+const MIRRORED: Readonly<Record<string, readonly string[]>> = {
+  etcd: ["etcd", "etcdctl", "etcdutl"],
+  "kube-apiserver": ["kube-apiserver"],
+  "kube-controller-manager": ["kube-controller-manager"],
+  "karmada-aggregated-apiserver": ["karmada-aggregated-apiserver"],
+  "karmada-controller-manager": ["karmada-controller-manager"],
+  "karmada-scheduler": ["karmada-scheduler"],
+  "karmada-webhook": ["karmada-webhook"],
+};
+
+const SSHD = "/usr/sbin/sshd";
+const NETWORK_DAEMON = path.join(__dirname, "network.ts");
+
+const readPid = (file: string): number | undefined => {
+  if (!fs.existsSync(file)) return undefined;
+  const pid = Number(fs.readFileSync(file, "utf8").trim());
+  return Number.isInteger(pid) && pid > 1 ? pid : undefined;
+};
+const alive = (pidFile: string): boolean => {
+  const pid = readPid(pidFile);
+  return pid !== undefined && isRunning(pid);
+};
+
+const keygen = (file: string, comment: string) => {
+  if (!fs.existsSync(file))
+    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", file]);
+};
+
+/** Directory of a host (its sshd files; `root/` below it is the host's filesystem). */
+const hostDir = (dir: string, name: string) => path.join(dir, "hosts", name);
+
+/** Starts (or finds running) the sshd of `h`, its files prepared in the bed directory. */
+async function startHost(dir: string, h: HostAddress, clientPub: string): Promise<BedHost> {
+  const hd = hostDir(dir, h.name);
+  const root = path.join(hd, "root");
+  fs.mkdirSync(root, { recursive: true });
+  keygen(path.join(hd, "ssh_host_ed25519_key"), h.name);
+  fs.writeFileSync(path.join(hd, "authorized_keys"), clientPub, { mode: 0o600 });
+  fs.writeFileSync(path.join(hd, "sshd_config"), sshdConfig(hd, h.address, h.port));
+  if (!alive(path.join(hd, "sshd.pid"))) await startSshd(dir, h);
+  const hostKey = fs
+    .readFileSync(path.join(hd, "ssh_host_ed25519_key.pub"), "utf8")
+    .trim()
+    .split(" ")
+    .slice(0, 2)
+    .join(" ");
+  return { ...h, root, hostKey };
+}
+
+/** Starts the sshd of host `h` (it daemonizes, writing its pid file) and waits until it accepts connections. */
+export async function startSshd(dir: string, h: HostAddress): Promise<void> {
+  fs.mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
+  const hd = hostDir(dir, h.name);
+  execFileSync(SSHD, ["-f", path.join(hd, "sshd_config"), "-E", path.join(hd, "sshd.log")]);
+  await waitForPort(h.address, h.port);
+}
+
+/** Stops the sshd of host `name` (the host is "down"; processes it started keep running). */
+export function stopSshd(dir: string, name: string): void {
+  const pid = readPid(path.join(hostDir(dir, name), "sshd.pid"));
+  if (pid && isRunning(pid)) process.kill(pid, "SIGTERM");
+}
+
+/** The version `etcd --version` reports, as `vX.Y.Z`. */
+function etcdVersion(): string {
+  const out = execFileSync(requireBinary("etcd"), ["--version"], { encoding: "utf8" });
+  const match = /etcd Version: (\S+)/.exec(out);
+  if (!match) throw new Error(`cannot read the etcd version from: ${out.slice(0, 200)}`);
+  return `v${match[1]}`;
+}
+
+/** The test bed's Karmada CRD bundle. */
+function crdBundle(): string {
+  const bundle = path.join(path.dirname(path.dirname(requireBinary("karmadactl"))), "crds.tar.gz");
+  if (!fs.existsSync(bundle)) throw new Error(`${bundle} is missing: run scripts/testbed/build.sh karmada`);
+  return bundle;
+}
+
+/** Starts the network daemon unless it runs with these settings; waits until the VIP and the mirror listen. */
+async function startNetwork(dir: string, settings: NetworkSettings): Promise<void> {
+  const netDir = path.join(dir, "network");
+  fs.mkdirSync(netDir, { recursive: true });
+  const file = path.join(netDir, "network.json");
+  const wanted = JSON.stringify(settings);
+  const same = fs.existsSync(file) && fs.readFileSync(file, "utf8") === wanted;
+  if (same && alive(path.join(netDir, "network.pid"))) return;
+  await stopRecordedProcesses(netDir, ["network"]);
+  fs.writeFileSync(file, wanted);
+  const tsNode = path.join(REPO_ROOT, "node_modules", "ts-node", "dist", "bin.js");
+  startProcess(netDir, "network", process.execPath, [tsNode, "--transpile-only", NETWORK_DAEMON, file], {
+    PATH: process.env.PATH ?? "",
+  });
+  await waitForPort(settings.mirror.address, settings.mirror.port, 30_000);
+  for (const p of settings.vip.ports) await waitForPort(settings.vip.address, p.listenPort, 30_000);
+}
+
+/** Starts every process of the bed in `dir` (or finds it running) and describes it. */
+export async function startBed(dir: string, layout: EstateLayout = readLayout()): Promise<Bed> {
+  if (!fs.existsSync(SSHD)) throw new Error(`${SSHD} is missing: apt-get install openssh-server`);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const sshKeyPath = path.join(dir, "ssh", "client_key");
+  fs.mkdirSync(path.dirname(sshKeyPath), { recursive: true, mode: 0o700 });
+  keygen(sshKeyPath, "pulumi-karmada-sandbox");
+  const clientPub = fs.readFileSync(`${sshKeyPath}.pub`, "utf8");
+  const hosts = await Promise.all(
+    [...layout.etcdHosts, ...layout.controlPlaneHosts].map((h) => startHost(dir, h, clientPub)),
+  );
+  const mirrorAddress = layout.vip.replace(/\.\d+$/, (last) => `.${Number(last.slice(1)) + 1}`);
+  const mirrorDir = path.join(
+    process.env.PULUMI_KARMADA_CACHE ?? path.join(os.homedir(), ".cache", "pulumi-karmada"),
+    "sandbox-mirror",
+  );
+  const artifacts = packMirror(
+    mirrorDir,
+    `http://${mirrorAddress}:${MIRROR_PORT}`,
+    Object.fromEntries(
+      Object.entries(MIRRORED).map(([name, files]) => [
+        name,
+        { dir: path.dirname(requireBinary(files[0])), files },
+      ]),
+    ),
+  );
+  await startNetwork(dir, {
+    vip: {
+      address: layout.vip,
+      backends: layout.controlPlaneHosts.map((h) => h.address),
+      ports: [
+        { listenPort: 5443, targetPort: 5443 }, // karmada-apiserver
+        { listenPort: 443, targetPort: 7443 }, // karmada-aggregated-apiserver (the Cluster API)
+        { listenPort: 8443, targetPort: 8443 }, // karmada-webhook
+      ],
+    },
+    mirror: { address: mirrorAddress, port: MIRROR_PORT, dir: mirrorDir },
+  });
+  const members = await Promise.all(
+    layout.members.map(async (m) => {
+      const address = new URL(m.apiEndpoint).hostname;
+      const access = await ensureCluster({
+        dir: path.join(dir, "members", m.clusterName),
+        name: m.clusterName,
+        address,
+      });
+      return { ...m, address, server: access.server, kubeconfigPath: access.kubeconfigPath };
+    }),
+  );
+  const count = layout.etcdHosts.length;
+  return {
+    dir,
+    layout,
+    etcdHosts: hosts.slice(0, count),
+    controlPlaneHosts: hosts.slice(count),
+    sshKeyPath,
+    artifacts,
+    etcdVersion: etcdVersion(),
+    crds: crdBundle(),
+    members,
+  };
+}
+
+/** Stops every process of the bed in `dir` (services on the hosts included). Files stay. */
+export async function stopBed(dir: string, layout: EstateLayout = readLayout()): Promise<void> {
+  for (const h of [...layout.etcdHosts, ...layout.controlPlaneHosts]) {
+    killScriptProcesses(path.join(hostDir(dir, h.name), "root"));
+    stopSshd(dir, h.name);
+  }
+  await stopRecordedProcesses(path.join(dir, "network"), ["network"]);
+  for (const m of layout.members) await stopClusterInDir(path.join(dir, "members", m.clusterName));
+}

@@ -1,0 +1,130 @@
+/**
+ * The local estate's stack: the repository's stacks/ program, stack `local`, in a project copy under the
+ * sandbox directory (the CLI writes `Pulumi.local.yaml` next to Pulumi.yaml, and it must not write into the
+ * repository). The settings are the repository's Pulumi.local.yaml plus what only this machine knows,
+ * taken from the running bed: host roots and pinned host keys, the mirror's URLs and sha256, the test
+ * bed's etcd version and CRD bundle, and the secrets (SSH key, member kubeconfigs).
+ */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import { parse, stringify } from "yaml";
+import { engineEnvironment, mirrorStacksProject } from "../../test/support/engine";
+import { findBinary, testbedEnv } from "../../test/support/kube/binaries";
+import { Bed, BedHost, LOCAL_STACK_FILE } from "./bed";
+
+/** The stack's name (its settings file is Pulumi.local.yaml). */
+export const LOCAL_STACK = "local";
+
+/** Passphrase of the local stack's secrets: protects a throw-away local state only. */
+const LOCAL_PASSPHRASE = "pulumi-karmada-local-estate";
+
+/** Control-plane component (config key) → its tarball on the mirror. */
+const COMPONENT_TARBALLS: Readonly<Record<string, string>> = {
+  apiServer: "kube-apiserver",
+  kubeControllerManager: "kube-controller-manager",
+  aggregatedApiServer: "karmada-aggregated-apiserver",
+  controllerManager: "karmada-controller-manager",
+  scheduler: "karmada-scheduler",
+  webhook: "karmada-webhook",
+};
+
+/** A prepared stack: where it is and how to run the CLI on it. */
+export interface LocalStack {
+  /** The project copy (Pulumi.yaml, links to the program, the stack's settings file). */
+  readonly workDir: string;
+  /** Environment of every pulumi command: test-bed engine, file backend under the sandbox dir, passphrase. */
+  readonly env: Readonly<Record<string, string>>;
+  /** The pulumi CLI. */
+  readonly pulumi: string;
+  /** Runs `pulumi <args>` in the project (output inherited), throwing on failure. */
+  run(args: readonly string[], options?: { readonly input?: string; readonly quiet?: boolean }): string;
+}
+
+/** Each host of `list` with its machine-specific settings from the bed. */
+function placed(list: Record<string, unknown>[], hosts: readonly BedHost[]): Record<string, unknown>[] {
+  return list.map((h) => {
+    const host = hosts.find((b) => b.name === h.name);
+    if (!host) throw new Error(`host ${String(h.name)} of ${LOCAL_STACK_FILE} is not in the bed`);
+    return { ...h, root: host.root, hostKey: host.hostKey };
+  });
+}
+
+/** A change to the stack's settings (e.g. a component upgrade), applied to the `config:` map in place. */
+export type SettingsEdit = (config: Record<string, any>) => void;
+
+/** The `config:` map of the stack: the repository's settings completed from `bed`, then `edit` applied. */
+export function localStackConfig(bed: Bed, edit: SettingsEdit = () => undefined): Record<string, unknown> {
+  const config = parse(fs.readFileSync(LOCAL_STACK_FILE, "utf8")).config as Record<string, any>;
+  const etcd = config["karmada:etcd"];
+  etcd.hosts = {
+    ...etcd.hosts,
+    version: bed.etcdVersion,
+    artifact: bed.artifacts.etcd,
+    hosts: placed(etcd.hosts.hosts, bed.etcdHosts),
+  };
+  const cp = config["karmada:controlPlane"];
+  cp.hosts = {
+    ...cp.hosts,
+    machines: placed(cp.hosts.machines, bed.controlPlaneHosts),
+    components: Object.fromEntries(
+      Object.entries(COMPONENT_TARBALLS).map(([key, tarball]) => [key, { binaries: bed.artifacts[tarball] }]),
+    ),
+  };
+  config["karmada:crds"] = { kind: "path", path: bed.crds };
+  edit(config);
+  return config;
+}
+
+/** The engine environment of the sandbox in `dir`: the test bed's CLI and plugins, or a usual install. */
+function localEngineEnv(dir: string): Record<string, string> {
+  const base = testbedEnv().env;
+  const env = engineEnvironment(base, `file://${path.join(dir, "state")}`);
+  env.PULUMI_CONFIG_PASSPHRASE = process.env.PULUMI_CONFIG_PASSPHRASE ?? LOCAL_PASSPHRASE;
+  // a Pulumi installed the usual way fetches its plugins itself; the test bed's are installed offline
+  if (!base.PULUMI_HOME) delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
+  if (base.HOME) env.HOME = base.HOME;
+  return env;
+}
+
+/**
+ * Creates (or refreshes) the project copy in `<dir>/project`, writes the stack's settings for `bed` (the
+ * encryption salt of an existing stack kept), selects the stack (created on first use) and sets its secrets.
+ */
+export function prepareLocalStack(dir: string, bed: Bed, edit?: SettingsEdit): LocalStack {
+  const workDir = mirrorStacksProject(path.join(dir, "project"));
+  fs.mkdirSync(path.join(dir, "state"), { recursive: true });
+  const env = localEngineEnv(dir);
+  const pulumi = findBinary("pulumi", env);
+  if (!pulumi) throw new Error("no pulumi CLI: run scripts/testbed/build.sh engine (or install Pulumi)");
+  const run: LocalStack["run"] = (args, options = {}) =>
+    execFileSync(pulumi, ["--non-interactive", ...args], {
+      cwd: workDir,
+      env,
+      encoding: "utf8",
+      input: options.input,
+      stdio: [options.input === undefined ? "ignore" : "pipe", options.quiet ? "pipe" : "inherit", "inherit"],
+    }) ?? "";
+  const settingsFile = path.join(workDir, `Pulumi.${LOCAL_STACK}.yaml`);
+  const salt = fs.existsSync(settingsFile)
+    ? (parse(fs.readFileSync(settingsFile, "utf8"))?.encryptionsalt as string | undefined)
+    : undefined;
+  const header = `# Written by scripts/sandbox/stack.ts from ${LOCAL_STACK_FILE}; edit that file, not this one.\n`;
+  fs.writeFileSync(
+    settingsFile,
+    header + stringify({ ...(salt ? { encryptionsalt: salt } : {}), config: localStackConfig(bed, edit) }),
+    { mode: 0o600 },
+  );
+  run(["stack", "select", "--create", "--secrets-provider", "passphrase", LOCAL_STACK], { quiet: true });
+  run(["config", "set", "--secret", "karmada:sshPrivateKey"], {
+    input: fs.readFileSync(bed.sshKeyPath, "utf8"),
+    quiet: true,
+  });
+  for (const member of bed.members) {
+    run(["config", "set", "--secret", "--path", `karmada:memberKubeconfigs.${member.clusterName}`], {
+      input: fs.readFileSync(member.kubeconfigPath, "utf8"),
+      quiet: true,
+    });
+  }
+  return { workDir, env, pulumi, run };
+}
