@@ -35,6 +35,9 @@ export function apiRequest(
       url,
       {
         method,
+        // a fresh connection per request: a pooled keep-alive socket the server has since closed
+        // fails with "socket hang up" (requests here are few, and minutes apart)
+        agent: false,
         ca: creds.caPem,
         cert: creds.certPem,
         key: creds.keyPem,
