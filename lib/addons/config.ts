@@ -3,6 +3,9 @@ import { validateClusterName } from "../members/validate";
 import { check, show } from "../validation/errors";
 import { validateUnique } from "../validation/duplicates";
 import { validateInteger } from "../validation/numbers";
+import { OwnedFlags, checkNotOwned } from "../validation/owned-flags";
+import { CONTROL_PLANE_OWNED_FLAGS } from "../controlplane/flags-owned";
+import { ESTIMATOR_OWNED_FLAGS } from "./estimator";
 
 /** Built-in addons (upstream `karmadactl addons` names in the docs) and the two generic kinds. */
 export type AddonKind =
@@ -75,6 +78,15 @@ export interface AddonConfig {
   readonly helm?: HelmChartConfig;
 }
 
+/** Flags a built-in owns: the control plane's table for its component, the estimator's own table. */
+function builtinOwnedFlags(kind: AddonKind): OwnedFlags | undefined {
+  if (kind === "schedulerEstimator") return ESTIMATOR_OWNED_FLAGS;
+  if (kind in CONTROL_PLANE_BUILTINS) {
+    return CONTROL_PLANE_OWNED_FLAGS[CONTROL_PLANE_BUILTINS[kind as ControlPlaneBuiltin]];
+  }
+  return undefined;
+}
+
 /** The default target of a kind. */
 export function defaultTarget(kind: AddonKind): AddonTarget {
   return kind === "manifests" || kind === "helm" ? "controlPlane" : "host";
@@ -125,6 +137,13 @@ export function validateAddonConfig(config: AddonConfig, memberNames: readonly s
   }
   if (config.overrides?.replicas !== undefined)
     validateInteger("overrides.replicas", config.overrides.replicas, 1);
+  const owned = builtinOwnedFlags(config.kind);
+  if (owned !== undefined) {
+    checkNotOwned("overrides.extraArgs", config.overrides?.extraArgs ?? {}, {
+      name: `the ${config.kind} addon`,
+      flags: owned,
+    });
+  }
   const needsMembers = target === "members" || config.kind === "schedulerEstimator";
   check(!needsMembers || memberNames.length > 0, "members", "is empty", "one entry per member cluster");
   check(

@@ -4,7 +4,8 @@ import { objectAnnotations } from "../manifests/workloads/metadata";
 import { containerSecurityContext, podSecurityContext } from "../manifests/workloads/pod";
 import { CertSpec, LEAF_BASE_USES } from "../pki/certificates";
 import { serviceDnsNames } from "../pki/sans";
-import { BuiltinOverrides } from "./config";
+import { checkNotOwned, OwnedFlags } from "../validation/owned-flags";
+import type { BuiltinOverrides } from "./config";
 
 /** gRPC port of karmada-scheduler-estimator (the scheduler's default `--scheduler-estimator-port`). */
 export const ESTIMATOR_PORT = 10352;
@@ -53,6 +54,21 @@ export function estimatorCertificate(
 export const ESTIMATOR_CERT_KEYS = { ca: "ca.crt", cert: "tls.crt", key: "tls.key" } as const;
 
 /**
+ * Flags the estimator owns (see `checkNotOwned`): its member kubeconfig and cluster name, the gRPC port
+ * karmada-scheduler dials and its TLS, the probe and metrics ports. `validateAddonConfig` and
+ * {@link estimatorManifests} refuse them in `overrides.extraArgs`.
+ */
+export const ESTIMATOR_OWNED_FLAGS: OwnedFlags = {
+  kubeconfig: "members[].kubeconfig (the member's kubeconfig Secret)",
+  "cluster-name": "members[].clusterName",
+  "server-port": `the fixed gRPC port ${ESTIMATOR_PORT} karmada-scheduler dials`,
+  "grpc-auth-cert-file": "the estimator's serving certificate, which the addon issues",
+  "grpc-auth-key-file": "the estimator's serving certificate, which the addon issues",
+  "metrics-bind-address": "the fixed metrics port 8080 the container declares",
+  "health-probe-bind-address": `the fixed health port ${HEALTH_PORT} the liveness probe uses`,
+};
+
+/**
  * Deployment and Service `karmada-scheduler-estimator-<cluster>` on the host cluster, in the control
  * plane's namespace, with the image from the control plane's catalog/registry settings. It serves
  * gRPC over TLS (no client-certificate requirement: the scheduler has none of its own).
@@ -63,6 +79,8 @@ export function estimatorManifests(
   overrides: BuiltinOverrides = {},
 ): KubeObject[] {
   const own = settings.components["karmada-scheduler-estimator"];
+  const owner = { name: "the schedulerEstimator addon", flags: ESTIMATOR_OWNED_FLAGS };
+  checkNotOwned("overrides.extraArgs", { ...own.extraArgs, ...overrides.extraArgs }, owner);
   const names = estimatorNames(clusterName);
   const labels = { app: names.workload, cluster: clusterName };
   const flags = {

@@ -44,6 +44,11 @@ export const COMPONENT_KEYS = {
 
 export type ComponentKey = keyof typeof COMPONENT_KEYS;
 
+/** Key of `components` for a component (`karmada-apiserver` → `apiServer`); undefined without one. */
+export function componentKeyOf(component: string): ComponentKey | undefined {
+  return (Object.keys(COMPONENT_KEYS) as ComponentKey[]).find((k) => COMPONENT_KEYS[k] === component);
+}
+
 /** How karmada-apiserver is reached. */
 export interface ApiServerExposureConfig {
   /** @default "ClusterIP" */

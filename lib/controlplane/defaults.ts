@@ -1,7 +1,7 @@
 import { CORE_COMPONENTS, KARMADA_COMPONENTS, KarmadaComponent } from "../catalog/components";
 import { resolveImage } from "../catalog/images";
 import { DEFAULT_KARMADA_VERSION, findRelease } from "../catalog/releases";
-import { COMPONENT_KEYS, ComponentConfig, ControlPlaneConfig } from "./config";
+import { ComponentConfig, ControlPlaneConfig, componentKeyOf } from "./config";
 import { ComponentSettings, ControlPlaneSettings, EtcdConnection, ResourceRequirements } from "./settings";
 
 /** Defaults in one place. */
@@ -16,11 +16,6 @@ export const CONTROL_PLANE_DEFAULTS = {
   resources: { requests: { cpu: "100m", memory: "128Mi" } } as ResourceRequirements,
   apiServerResources: { requests: { cpu: "250m", memory: "512Mi" } } as ResourceRequirements,
 } as const;
-
-const componentKeyOf = (component: KarmadaComponent) =>
-  (Object.keys(COMPONENT_KEYS) as (keyof typeof COMPONENT_KEYS)[]).find(
-    (k) => COMPONENT_KEYS[k] === component,
-  );
 
 function defaultReplicas(component: KarmadaComponent): number {
   return component === "karmada-metrics-adapter" ? 2 : 1;

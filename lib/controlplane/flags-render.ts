@@ -9,7 +9,8 @@ export type FlagValues = Readonly<Record<string, string | undefined>>;
 /**
  * Renders flags as `--name=value`, sorted by name so the output is identical however the inputs were
  * assembled (a reordered command line would roll pods for nothing). `extraArgs` win over generated
- * flags of the same name and add new ones.
+ * flags of the same name and add new ones; callers refuse the flags they own first (`checkNotOwned`),
+ * so what wins here is a tunable default.
  */
 export function renderFlags(
   generated: FlagValues,

@@ -1,4 +1,7 @@
 import { KUBECONFIG_PATH, PKI_DIR, PkiFile } from "../pki/layout";
+import { checkNotOwned } from "../validation/owned-flags";
+import { componentKeyOf } from "./config";
+import { CONTROL_PLANE_OWNED_FLAGS } from "./flags-owned";
 import { FlagValues, featureGatesValue, renderFlags } from "./flags-render";
 import { ControlPlaneComponent, componentPorts } from "./flags-ports";
 import { objectNames } from "./names";
@@ -58,21 +61,29 @@ const KUBE_BINARIES: ReadonlySet<ControlPlaneComponent> = new Set<ControlPlaneCo
 /**
  * Command-line flags of one control-plane process, `--name=value`, sorted by name. Pure and free of
  * container specifics (binds 0.0.0.0, file locations from `paths`), so container manifests and host
- * units share it. Feature gates are merged into one sorted `--feature-gates`; `extraArgs` override
- * generated flags of the same name and add new ones.
+ * units share it; `overlay` replaces generated flags (hosts mode's listen addresses, defined ones only).
+ * Feature gates are merged into one sorted `--feature-gates`. `extraArgs` override the tunable generated
+ * flags and add new ones; one naming a flag of {@link CONTROL_PLANE_OWNED_FLAGS} is a ConfigError here
+ * too, should a caller have skipped validation.
  */
 export function componentFlags(
   component: ControlPlaneComponent,
   settings: ControlPlaneSettings,
   paths: ComponentPaths,
+  overlay: FlagValues = {},
 ): string[] {
   const own = settings.components[component];
-  const generated: FlagValues = {
+  checkNotOwned(`components.${componentKeyOf(component)}.extraArgs`, own.extraArgs, {
+    name: "the control plane",
+    flags: CONTROL_PLANE_OWNED_FLAGS[component],
+  });
+  const generated: Record<string, string | undefined> = {
     ...GENERATORS[component](settings, paths),
     "feature-gates": ACCEPTS_FEATURE_GATES.has(component)
       ? featureGatesValue(componentGates(component, settings))
       : undefined,
   };
+  for (const [name, value] of Object.entries(overlay)) if (value !== undefined) generated[name] = value;
   return renderFlags(generated, own.extraArgs);
 }
 

@@ -9,7 +9,9 @@ import { isIp, validateIpAddress } from "../validation/ip";
 import { entryField, validateAnnotations, validateLabels } from "../validation/labels";
 import { validatePort, validateReplicas } from "../validation/numbers";
 import { validateResources } from "../validation/quantity";
-import { COMPONENT_KEYS, ComponentConfig, ControlPlaneConfig } from "./config";
+import { checkNotOwned } from "../validation/owned-flags";
+import { COMPONENT_KEYS, ComponentConfig, ComponentKey, ControlPlaneConfig } from "./config";
+import { CONTROL_PLANE_OWNED_FLAGS } from "./flags-owned";
 import { ApiServerServiceType } from "./settings";
 
 const SERVICE_TYPES: readonly ApiServerServiceType[] = ["ClusterIP", "NodePort", "LoadBalancer"];
@@ -55,6 +57,10 @@ function validateComponent(field: string, key: string, c: ComponentConfig): void
       "the flag name without leading dashes, e.g. v or kube-api-qps",
     );
   }
+  checkNotOwned(`${field}.extraArgs`, c.extraArgs ?? {}, {
+    name: "the control plane",
+    flags: CONTROL_PLANE_OWNED_FLAGS[COMPONENT_KEYS[key as ComponentKey]],
+  });
 }
 
 /**

@@ -4,7 +4,9 @@ import { validateDns1123Label, validateDns1123Subdomain } from "../validation/dn
 import { ConfigError, check, show } from "../validation/errors";
 import { entryField, validateAnnotations, validateLabels } from "../validation/labels";
 import { validateInteger } from "../validation/numbers";
+import { checkNotOwned } from "../validation/owned-flags";
 import { parseQuantity, validateQuantity, validateResources } from "../validation/quantity";
+import { ETCD_OWNED_FLAGS } from "./flags-owned";
 
 /** Member counts of an in-cluster etcd: odd, so a quorum survives ⌊n/2⌋ lost members. */
 export const ETCD_IN_CLUSTER_REPLICAS = [1, 3, 5] as const;
@@ -241,6 +243,7 @@ export function validateEtcdInClusterSettings(
       "a string",
     );
   }
+  checkNotOwned(`${field}.extraArgs`, s.extraArgs, { name: "the EtcdCluster", flags: ETCD_OWNED_FLAGS });
   quotaBytes(`${field}.quotaBackendBytes`, s.quotaBackendBytes);
   if (s.backup) validateBackup(`${field}.backup`, s.backup);
   return s;

@@ -3,6 +3,7 @@ import { ConfigError, check, show } from "../validation/errors";
 import { validateUnique } from "../validation/duplicates";
 import { validateLabelKey, validateLabelValue } from "../validation/labels";
 import { validateInteger } from "../validation/numbers";
+import { OwnedFlags, checkNotOwned } from "../validation/owned-flags";
 import { validateHttpsUrl } from "../validation/urls";
 import {
   AGENT_IDENTITIES,
@@ -47,21 +48,21 @@ export function validateProxyUrl(field: string, value: string): string {
 
 const FLAG_NAME = /^[a-z0-9][a-z0-9-]*$/;
 /**
- * Agent flags the registration sets and must not be overridden: the identity and its Secret, and every
- * flag the agent writes into the Cluster object (it may not update the declared one, so a different
- * value stops it at start-up).
+ * Agent flags the registration owns (see `checkNotOwned`), with the setting that controls each: the
+ * identity and its Secret, and every flag the agent writes into the Cluster object (it may not update
+ * the declared one, so a different value stops it at start-up).
  */
-export const FIXED_AGENT_FLAGS: readonly string[] = [
-  "cluster-name",
-  "karmada-kubeconfig",
-  "cluster-api-endpoint",
-  "cluster-provider",
-  "cluster-region",
-  "cluster-zones",
-  "proxy-server-address",
-  "cluster-namespace",
-  "report-secrets",
-];
+export const AGENT_OWNED_FLAGS: OwnedFlags = {
+  "cluster-name": "clusterName",
+  "karmada-kubeconfig": "pull.identity (the agent's kubeconfig Secret)",
+  "cluster-api-endpoint": "apiEndpoint",
+  "cluster-provider": "provider",
+  "cluster-region": "region",
+  "cluster-zones": "zones",
+  "proxy-server-address": "proxyURL",
+  "cluster-namespace": "the fixed karmada-cluster namespace the Cluster's Secrets live in",
+  "report-secrets": "pull.reportSecrets",
+};
 
 function validatePull(pull: PullOptions): void {
   if (pull.replicas !== undefined) validateInteger("pull.replicas", pull.replicas, 1);
@@ -81,14 +82,12 @@ function validatePull(pull: PullOptions): void {
       `${show(flag)} is not a flag name`,
       "lower-case name without dashes in front",
     );
-    check(
-      !FIXED_AGENT_FLAGS.includes(flag),
-      field,
-      `${show(flag)} is set by the registration`,
-      "any other flag",
-    );
     check(typeof value === "string", field, `${show(value)} is not a string`, "a string");
   }
+  checkNotOwned("pull.extraArgs", pull.extraArgs ?? {}, {
+    name: "the registration",
+    flags: AGENT_OWNED_FLAGS,
+  });
   if (pull.karmadaApiEndpoint !== undefined)
     validateHttpsUrl("pull.karmadaApiEndpoint", pull.karmadaApiEndpoint);
   if (pull.certValidityHours !== undefined)

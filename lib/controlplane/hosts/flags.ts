@@ -1,12 +1,33 @@
 import { isIP } from "node:net";
 import { hostPort, ResolvedHost } from "../../hosts/spec";
+import { checkNotOwned, OwnedFlags } from "../../validation/owned-flags";
+import { componentKeyOf } from "../config";
 import { FlagValues } from "../flags-render";
 import { componentFlags } from "../flags";
+import { CONTROL_PLANE_OWNED_FLAGS } from "../flags-owned";
 import { ControlPlaneComponent, componentPorts } from "../flags-ports";
 import { ControlPlaneSettings } from "../settings";
 import { listenAddress } from "./endpoints";
 import { componentHostFiles } from "./layout";
 import { ControlPlaneHostsSettings } from "./settings";
+
+/**
+ * Flags hosts mode owns on top of {@link CONTROL_PLANE_OWNED_FLAGS} (the listen addresses there are
+ * owned in both modes): what {@link hostOnlyFlags} adds. `checkExtraArgs` and
+ * {@link hostComponentCommand} refuse them in `extraArgs`.
+ */
+export const HOSTS_OWNED_FLAGS: Readonly<Partial<Record<ControlPlaneComponent, OwnedFlags>>> = {
+  "karmada-apiserver": {
+    "advertise-address": "hosts.machines[].address",
+    "enable-aggregator-routing": "hosts.apiServiceHosts (Endpoints backends turn it on)",
+  },
+  "kube-controller-manager": { "cert-dir": "hosts.configDir" },
+};
+
+/** Everything `component` owns in hosts mode: both modes' flags and the hosts-only ones. */
+export function hostsOwnedFlags(component: ControlPlaneComponent): OwnedFlags {
+  return { ...CONTROL_PLANE_OWNED_FLAGS[component], ...HOSTS_OWNED_FLAGS[component] };
+}
 
 /**
  * Flags only hosts mode sets: every listener on the host's address (several hosts of a test bed, or a
@@ -41,8 +62,8 @@ function hostOnlyFlags(
 
 /**
  * The command line of `component` on `host`: the shared `componentFlags` (same generator as the
- * containers) with host paths, the host-only flags layered over the generated ones, and the user's
- * `extraArgs` over both. Returns the full argv, binary first.
+ * containers) with host paths and the host-only flags layered over the generated ones; the user's
+ * `extraArgs` add tunables but may not touch {@link hostsOwnedFlags}. Returns the full argv, binary first.
  */
 export function hostComponentCommand(
   component: ControlPlaneComponent,
@@ -51,18 +72,17 @@ export function hostComponentCommand(
   host: ResolvedHost,
 ): string[] {
   const files = componentHostFiles(settings, host, component);
-  const own = cp.components[component];
-  const hostFlags = Object.fromEntries(
-    Object.entries(hostOnlyFlags(component, cp, settings, host)).filter(
-      (e): e is [string, string] => e[1] !== undefined,
-    ),
-  );
-  const withHostFlags: ControlPlaneSettings = {
-    ...cp,
-    components: { ...cp.components, [component]: { ...own, extraArgs: { ...hostFlags, ...own.extraArgs } } },
-  };
+  checkNotOwned(`components.${componentKeyOf(component)}.extraArgs`, cp.components[component].extraArgs, {
+    name: "the control plane in hosts mode",
+    flags: hostsOwnedFlags(component),
+  });
   return [
     files.bin,
-    ...componentFlags(component, withHostFlags, { pkiDir: files.pkiDir, kubeconfig: files.kubeconfig }),
+    ...componentFlags(
+      component,
+      cp,
+      { pkiDir: files.pkiDir, kubeconfig: files.kubeconfig },
+      hostOnlyFlags(component, cp, settings, host),
+    ),
   ];
 }

@@ -7,11 +7,13 @@ import { HostPort, validateHost, validateHostPort } from "../../validation/endpo
 import { check, show } from "../../validation/errors";
 import { entryField } from "../../validation/labels";
 import { validateInteger } from "../../validation/numbers";
-import { COMPONENT_KEYS, ComponentKey } from "../config";
+import { checkNotOwned } from "../../validation/owned-flags";
+import { COMPONENT_KEYS, ComponentKey, componentKeyOf } from "../config";
 import { ControlPlaneComponent, componentPorts } from "../flags-ports";
 import { ControlPlaneSettings } from "../settings";
 import { ComponentBinary, VERSION_FORM, binaryFamily, binaryFile } from "./binaries";
 import { ApiServiceHosts, ControlPlaneHostsConfig } from "./config";
+import { hostsOwnedFlags } from "./flags";
 
 /** Directories on every control-plane host, before rooting. */
 export interface ControlPlaneHostPaths {
@@ -83,7 +85,7 @@ export function componentPhase(component: ControlPlaneComponent): ControlPlanePh
 
 /** Key of `components` / `apiServiceHosts` for a component. */
 export function componentKey(component: ControlPlaneComponent): ComponentKey {
-  return (Object.keys(COMPONENT_KEYS) as ComponentKey[]).find((k) => COMPONENT_KEYS[k] === component)!;
+  return componentKeyOf(component)!;
 }
 
 /** Aggregated API servers and the `apiServiceHosts` key naming their front. */
@@ -203,12 +205,18 @@ function resolveApiServiceHosts(
 /** Characters a flag may hold on a host: systemd and the supervisor pass it verbatim, unquoted. */
 const VERBATIM_FLAG = /^--[A-Za-z0-9._+@/=:,-]+$/;
 
+/** Hosts-mode rules on `extraArgs`: no flag hosts mode owns, nothing that needs shell quoting. */
 function checkExtraArgs(settings: ControlPlaneSettings, components: readonly ControlPlaneComponent[]): void {
   for (const component of components) {
+    const field = `components.${componentKey(component)}.extraArgs`;
+    checkNotOwned(field, settings.components[component].extraArgs, {
+      name: "the control plane in hosts mode",
+      flags: hostsOwnedFlags(component),
+    });
     for (const [name, value] of Object.entries(settings.components[component].extraArgs)) {
       check(
         VERBATIM_FLAG.test(`--${name}=${value}`),
-        entryField(`components.${componentKey(component)}.extraArgs`, name),
+        entryField(field, name),
         `${show(value)} needs shell quoting, which hosts mode does not do`,
         "letters, digits and . _ + @ / = : , -",
       );

@@ -250,7 +250,8 @@ describe("extraArgs", () => {
         "karmada-apiserver": {
           extraArgs: { "max-requests-inflight": "3000", "audit-log-path": "-", v: "4" },
         },
-        "karmada-scheduler": { extraArgs: { "feature-gates": "Failover=false" } },
+        // not wired for the descheduler, so the user may pass gates through
+        "karmada-descheduler": { extraArgs: { "feature-gates": "Failover=false" } },
       },
     });
     const flags = componentFlags("karmada-apiserver", settings, CONTAINER_PATHS);
@@ -259,6 +260,6 @@ describe("extraArgs", () => {
     expect(parsed.get("audit-log-path")).toBe("-");
     expect(parsed.get("v")).toBe("4");
     expect([...parsed.keys()]).toEqual([...parsed.keys()].sort());
-    expect(flagsOf("karmada-scheduler", settings).get("feature-gates")).toBe("Failover=false");
+    expect(flagsOf("karmada-descheduler", settings).get("feature-gates")).toBe("Failover=false");
   });
 });

@@ -20,7 +20,7 @@ describe("host command lines come from the shared flag generator", () => {
   const { cp, hs } = resolveBoth({
     apiServer: { externalEndpoint: "karmada.example.com" },
     components: {
-      scheduler: { extraArgs: { "metrics-bind-address": "0.0.0.0:9999", "kube-api-qps": "50" } },
+      scheduler: { extraArgs: { "kube-api-qps": "50" } },
     },
   });
   const [cp1, cp2] = hs.machines;
@@ -66,9 +66,9 @@ describe("host command lines come from the shared flag generator", () => {
     );
   });
 
-  test("the user's extraArgs win over host-specific flags", () => {
+  test("the user's extraArgs add tunables next to the host-specific flags", () => {
     const scheduler = flagMap(hostComponentCommand("karmada-scheduler", cp, hs, cp1));
-    expect(scheduler.get("metrics-bind-address")).toBe("0.0.0.0:9999");
+    expect(scheduler.get("metrics-bind-address")).toBe("10.0.0.5:8081");
     expect(scheduler.get("health-probe-bind-address")).toBe("10.0.0.5:10351");
     expect(scheduler.get("kube-api-qps")).toBe("50");
   });

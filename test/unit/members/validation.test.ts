@@ -81,7 +81,7 @@ describe("member config validation", () => {
       "fixed agent flag",
       { mode: "Pull", pull: { extraArgs: { "cluster-name": "x" } } },
       'pull.extraArgs["cluster-name"]',
-      /set by the registration/,
+      /--cluster-name is set by the registration from clusterName/,
     ],
     // the agent writes these into the Cluster and may not update the declared one
     ...[
