@@ -10,7 +10,12 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { parse } from "yaml";
-import { killScriptProcesses, sshdConfig, waitForPort } from "../../test/support/hosts/testbed";
+import {
+  killScriptProcesses,
+  pinnedHostKey,
+  sshdConfig,
+  waitForPort,
+} from "../../test/support/hosts/testbed";
 import { REPO_ROOT, requireBinary } from "../../test/support/kube/binaries";
 import { isRunning, startProcess, stopRecordedProcesses } from "../../test/support/kube/processes";
 import { stopClusterInDir } from "../../test/support/kube/cluster";
@@ -134,12 +139,7 @@ async function startHost(dir: string, h: HostAddress, clientPub: string): Promis
   fs.writeFileSync(path.join(hd, "authorized_keys"), clientPub, { mode: 0o600 });
   fs.writeFileSync(path.join(hd, "sshd_config"), sshdConfig(hd, h.address, h.port));
   if (!alive(path.join(hd, "sshd.pid"))) await startSshd(dir, h);
-  const hostKey = fs
-    .readFileSync(path.join(hd, "ssh_host_ed25519_key.pub"), "utf8")
-    .trim()
-    .split(" ")
-    .slice(0, 2)
-    .join(" ");
+  const hostKey = pinnedHostKey(hd);
   return { ...h, root, hostKey };
 }
 

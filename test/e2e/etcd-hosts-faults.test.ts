@@ -83,7 +83,9 @@ tier.describe("etcd on hosts: faults", () => {
     expect(message).toMatch(/etcd-m2-preflight[^\n]*unable to authenticate/);
     expect(message).toMatch(/etcd-m3-preflight[^\n]*127\.0\.2\.4:2222[^\n]*connection refused/);
     // the wrong key never reaches the output
-    expect(message.includes(wrongKey.split("\n")[1])).toBe(false);
+    // (a line from the middle: the first body line is the same for every ed25519 OpenSSH key)
+    const keyLines = wrongKey.trim().split("\n").slice(1, -1);
+    expect(message.includes(keyLines[Math.floor(keyLines.length / 2)])).toBe(false);
 
     await estate.bed.startSshd("m3");
     await estate.up("up: faults fixed", estate.input(THREE));

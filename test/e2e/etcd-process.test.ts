@@ -29,6 +29,7 @@ import {
 } from "../../lib/manifests/etcd";
 import { e2eTier } from "../support/engine/tier";
 import { requireBinary } from "../support/kube/binaries";
+import { generateCa } from "../support/kube/pki";
 
 /**
  * Runs a real three-member etcd cluster (the test bed's pinned build) with the flags the StatefulSet
@@ -57,22 +58,7 @@ const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: pkiD
 
 /** CA plus server and peer pairs as the PKI code issues them: server+client usage, member names as SANs. */
 function issueCertificates(): void {
-  mkdirSync(pkiDir);
-  openssl(
-    "req",
-    "-x509",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-keyout",
-    "ca.key",
-    "-out",
-    ETCD_CERT_SECRET_KEYS.ca,
-    "-days",
-    "1",
-    "-subj",
-    "/CN=etcd-ca",
-  );
+  generateCa(pkiDir, "etcd-ca"); // ca.crt and ca.key, the names the etcd Secret uses
   const names = etcdMemberAddresses(settings).flatMap((m) => m.addresses);
   const ext = [
     "extendedKeyUsage=serverAuth,clientAuth",

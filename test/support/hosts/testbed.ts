@@ -65,6 +65,16 @@ export async function waitForPort(address: string, port: number, timeoutMs = 100
   }
 }
 
+/** The pinnable public host key (`ssh-ed25519 AAAA…`, no comment) of the loopback host whose files are in `dir`. */
+export function pinnedHostKey(dir: string): string {
+  return fs
+    .readFileSync(path.join(dir, "ssh_host_ed25519_key.pub"), "utf8")
+    .trim()
+    .split(" ")
+    .slice(0, 2)
+    .join(" ");
+}
+
 /** sshd settings of a loopback host whose key files and pid file are in `dir`. */
 export function sshdConfig(dir: string, address: string, port: number): string {
   return [
@@ -135,12 +145,7 @@ export async function startTestBed(options: TestBedOptions): Promise<TestBed> {
     ]);
     fs.writeFileSync(path.join(hostDir, "authorized_keys"), clientPub, { mode: 0o600 });
     fs.writeFileSync(path.join(hostDir, "sshd_config"), sshdConfig(hostDir, address, port));
-    const hostKey = fs
-      .readFileSync(path.join(hostDir, "ssh_host_ed25519_key.pub"), "utf8")
-      .trim()
-      .split(" ")
-      .slice(0, 2)
-      .join(" ");
+    const hostKey = pinnedHostKey(hostDir);
     known.push(`[${address}]:${port} ${hostKey}`);
     hosts.push({ name, address, port, root, hostKey });
   }
