@@ -7,3 +7,4 @@ export * from "./service";
 export * from "./serviceRunner";
 export * from "./supervisor";
 export * from "./sshErrors";
+export * from "./ssh-key";

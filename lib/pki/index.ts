@@ -5,3 +5,4 @@ export * from "./certificates";
 export * from "./rotation";
 export * from "./issue-args";
 export * from "./issue";
+export * from "./ca-check";

@@ -9,3 +9,4 @@ export * from "./labels";
 export * from "./numbers";
 export * from "./quantity";
 export * from "./urls";
+export * from "./cron";
