@@ -39,6 +39,24 @@ pk_step() {
 }`;
 
 /**
+ * Bash functions for private material on a host (keys, kubeconfigs, etcd snapshots): directories 0700,
+ * files 0600, both owned by the user the script runs as. That is the user the services run as: the
+ * systemd units carry no `User=` (root, and scripts must run as root to manage them), and the supervisor
+ * starts each service as the login user that ran its script. Include it in `functions` of scripts that
+ * write private files (only those: a change here re-runs every command that includes it).
+ */
+export const PRIVATE_FILE_FUNCTIONS = `pk_private_dir() {
+  # pk_private_dir DIR...: creates each DIR (with missing parents), mode 0700, owned by this user
+  mkdir -p "$@" && chmod 0700 "$@" && chown "$(id -u):$(id -g)" "$@"
+}
+pk_owned_file() {
+  # pk_owned_file MODE FILE...: sets MODE (0600 for private files), owned by this user
+  local mode=$1
+  shift
+  chmod "\${mode}" "$@" && chown "$(id -u):$(id -g)" "$@"
+}`;
+
+/**
  * Renders a bash script: strict mode, private umask (files we write are 0600/0700 unless chmod'ed),
  * and an error trap so any failing command is reported as `pulumi-karmada: <host>: <step>: <reason>`
  * on stderr. Secrets never appear in scripts: they arrive on stdin or sit in files.

@@ -140,6 +140,8 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     await startSshd(estate.dir, cp2);
     const result = await timed("up (converge)", () => stack.up({ color: "never" }));
     expect(result.summary.result).toBe("succeeded");
+    // every host of the estate is pinned (scripts/sandbox/stack.ts): no warning about unpinned hosts
+    expect(result.stdout).not.toContain("without a pinned hostKey");
     const outputs = await stack.outputs();
     expect(outputs.adminKubeconfig.secret).toBe(true);
     adminKubeconfigFile = writeAdminKubeconfig(estate.dir, local);
@@ -177,6 +179,89 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     // three etcd members, and karmada-apiserver uses all of them
     const etcd = (await stack.outputs()).etcdClientUrls.value as string[];
     expect(etcd).toEqual(estate.bed.etcdHosts.map((h) => `https://${h.address}:2379`));
+  });
+
+  test("every private file on the hosts is 0600 in a 0700 directory, owned by the user its service runs as", () => {
+    const octal = (mode: number) => (mode & 0o777).toString(8);
+    /** The uid the service runs as: that of its running process (supervisor runner). */
+    const serviceUid = (root: string, service: string) => {
+      const pid = Number(
+        fs.readFileSync(path.join(root, `run/pulumi-karmada/${service}/child.pid`), "utf8").trim(),
+      );
+      return fs.statSync(`/proc/${pid}`).uid;
+    };
+    const walk = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    /** Keys, kubeconfigs (they embed a key), anything holding key material. */
+    const holdsKey = (file: string) =>
+      file.endsWith(".key") ||
+      path.basename(file) === "karmada.config" ||
+      /PRIVATE KEY-----|client-key-data/.test(fs.readFileSync(file, "latin1"));
+    const found: Record<string, string[]> = {};
+    /** Asserts `file`'s mode and owner and its directory's (one object per file: a failure names it). */
+    const checkPrivate = (host: string, root: string, file: string, uid: number) => {
+      // etcd may drop a temporary file of its data dir between the listing and here
+      const st = fs.statSync(file, { throwIfNoEntry: false });
+      if (!st) return;
+      const dir = fs.statSync(path.dirname(file));
+      const rel = path.relative(root, file);
+      (found[host] ??= []).push(rel);
+      expect({
+        file: `${host}:${rel}`,
+        mode: octal(st.mode),
+        uid: st.uid,
+        dir: octal(dir.mode),
+        dirUid: dir.uid,
+      }).toEqual({ file: `${host}:${rel}`, mode: "600", uid, dir: "700", dirUid: uid });
+    };
+    for (const host of estate.bed.controlPlaneHosts) {
+      const config = path.join(host.root, "etc/karmada");
+      expect(fs.readdirSync(config).sort()).toEqual([...CONTROL_PLANE].sort());
+      for (const component of CONTROL_PLANE) {
+        const uid = serviceUid(host.root, `pk-${component}`);
+        const dir = path.join(config, component);
+        expect({ dir: component, mode: octal(fs.statSync(dir).mode), uid: fs.statSync(dir).uid }).toEqual({
+          dir: component,
+          mode: "700",
+          uid,
+        });
+        for (const file of walk(dir).filter(holdsKey)) checkPrivate(host.name, host.root, file, uid);
+      }
+      expect(found[host.name]).toEqual(
+        expect.arrayContaining([
+          "etc/karmada/karmada-apiserver/pki/apiserver.key",
+          "etc/karmada/karmada-apiserver/pki/sa.key",
+          "etc/karmada/karmada-apiserver/pki/etcd-client.key",
+          "etc/karmada/kube-controller-manager/pki/ca.key",
+          "etc/karmada/kube-controller-manager/karmada.config",
+          "etc/karmada/karmada-scheduler/karmada.config",
+        ]),
+      );
+    }
+    for (const host of estate.bed.etcdHosts) {
+      const uid = serviceUid(host.root, "pk-etcd");
+      for (const file of walk(path.join(host.root, "etc/etcd/pki")).filter(holdsKey))
+        checkPrivate(host.name, host.root, file, uid);
+      // the data dir holds everything Karmada stores, its Secrets included: all of it private
+      const data = path.join(host.root, "var/lib/etcd");
+      expect(octal(fs.statSync(data).mode)).toBe("700");
+      for (const file of walk(data)) checkPrivate(host.name, host.root, file, uid);
+      expect(found[host.name]).toEqual(
+        expect.arrayContaining([
+          "etc/etcd/pki/server.key",
+          "etc/etcd/pki/peer.key",
+          "etc/etcd/pki/client.key",
+          "var/lib/etcd/member/snap/db",
+        ]),
+      );
+    }
+    console.log(
+      `private files checked (0600, dir 0700, service user):\n${Object.entries(found)
+        .map(([h, files]) => `${h}: ${files.join(" ")}`)
+        .join("\n")}`,
+    );
   });
 
   test("every Cluster becomes Ready (push members through the controllers, the pull member through its agent)", async () => {

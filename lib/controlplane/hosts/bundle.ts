@@ -27,6 +27,12 @@ export function componentBundleFiles(component: ControlPlaneComponent): BundleFi
 /** Private material: keys and the kubeconfig (it embeds a key). Written 0600. */
 export const isPrivateFile = (file: BundleFile): boolean => file.endsWith(".key") || file === KUBECONFIG_FILE;
 
+/**
+ * Mode of a bundle file on the host: 0600 for private material, 0644 for certificates and public keys.
+ * Either way in a 0700 directory owned by the component's service user (see `pkiScript`).
+ */
+export const bundleFileMode = (file: BundleFile): "0600" | "0644" => (isPrivateFile(file) ? "0600" : "0644");
+
 /** The line that starts a file in a bundle. */
 export const bundleHeader = (file: BundleFile): string => `--- pulumi-karmada file: ${file} ---`;
 

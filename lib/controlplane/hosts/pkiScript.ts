@@ -1,15 +1,18 @@
-import { renderScript } from "../../hosts/script";
+import { PRIVATE_FILE_FUNCTIONS, renderScript } from "../../hosts/script";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
 import { ControlPlaneComponent } from "../flags-ports";
-import { componentBundleFiles, isPrivateFile, KUBECONFIG_FILE } from "./bundle";
+import { bundleFileMode, componentBundleFiles, KUBECONFIG_FILE } from "./bundle";
 import { componentHostFiles } from "./layout";
 import { ControlPlaneHostsSettings } from "./settings";
 
 /**
- * Writes a component's certificates, keys and kubeconfig from the bundle on stdin: directories 0700,
- * certificates 0644, keys and the kubeconfig 0600, owned by root when run as root. Only changed files
- * are replaced (through a rename); files the component no longer gets are removed.
+ * Writes a component's certificates, keys and kubeconfig from the bundle on stdin: the component's
+ * directory, its `pki/` and `serving/` (where a binary writes a self-signed serving key) 0700,
+ * certificates 0644, keys and the kubeconfig 0600 — all owned by the user the script runs as, which is
+ * the user the component's service runs as (see `PRIVATE_FILE_FUNCTIONS`). Modes and owner are
+ * enforced on every run, also on files left unchanged. Only changed files are replaced (through a
+ * rename); files the component no longer gets are removed.
  */
 export function pkiScript(
   settings: ControlPlaneHostsSettings,
@@ -20,20 +23,22 @@ export function pkiScript(
   const names = componentBundleFiles(component);
   const pattern = names.map((f) => f.replace(/\./g, "\\.")).join("|");
   const target = (file: string) => (file === KUBECONFIG_FILE ? files.kubeconfig : `${files.pkiDir}/${file}`);
-  const write = names.map((file) =>
-    [`place ${shq(file)} ${shq(target(file))} ${isPrivateFile(file) ? "0600" : "0644"}`].join("\n"),
-  );
+  const write = names.map((file) => `place ${shq(file)} ${shq(target(file))} ${bundleFileMode(file)}`);
   return renderScript({
     host: host.name,
     purpose: `write ${component} certificates and kubeconfig from stdin`,
     functions: [
+      PRIVATE_FILE_FUNCTIONS,
       `place() {
-  # place NAME TARGET MODE: move the incoming file over TARGET unless identical
-  chmod "$3" "\${incoming}/$1"
-  if [ "$(id -u)" = 0 ]; then chown 0:0 "\${incoming}/$1"; fi
-  if cmp -s "\${incoming}/$1" "$2"; then rm -f "\${incoming}/$1"; return 0; fi
-  mv -f "\${incoming}/$1" "$2"
-  changed=$((changed + 1))
+  # place NAME TARGET MODE: move the incoming file over TARGET unless identical; TARGET gets MODE and our owner
+  if cmp -s "\${incoming}/$1" "$2"; then
+    rm -f "\${incoming}/$1"
+  else
+    pk_owned_file "$3" "\${incoming}/$1"
+    mv -f "\${incoming}/$1" "$2"
+    changed=$((changed + 1))
+  fi
+  pk_owned_file "$3" "$2"
 }`,
     ],
     steps: [
@@ -42,9 +47,7 @@ export function pkiScript(
         body: [
           `dir=${shq(files.dir)}`,
           `pki_dir=${shq(files.pkiDir)}`,
-          `mkdir -p "\${pki_dir}" || pk_fail "cannot create \${pki_dir}"`,
-          `chmod 0700 "\${dir}" "\${pki_dir}"`,
-          `if [ "$(id -u)" = 0 ]; then chown 0:0 "\${dir}" "\${pki_dir}"; fi`,
+          `pk_private_dir "\${dir}" "\${pki_dir}" ${shq(files.servingDir)} || pk_fail "cannot create \${pki_dir}"`,
           `incoming=$(mktemp -d "\${dir}/.incoming.XXXXXX")`,
           `trap 'rm -rf "\${incoming}"' EXIT`,
           `awk -v dir="\${incoming}" '`,

@@ -1,4 +1,4 @@
-import { renderScript } from "../../hosts/script";
+import { PRIVATE_FILE_FUNCTIONS, renderScript } from "../../hosts/script";
 import { serviceCommands, writeFileIfChanged } from "../../hosts/serviceRunner";
 import { rooted, shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
@@ -14,7 +14,9 @@ export const SNAPSHOT_PREFIX = "etcd-snapshot-";
 /**
  * One snapshot: from the first healthy member (local first), integrity-checked with `snapshot status`,
  * checksummed, optionally uploaded, recorded in `latest`, and older snapshots pruned to `retain`.
- * Run by the timer / supervisor loop, and on demand.
+ * Run by the timer / supervisor loop, and on demand. A snapshot holds everything Karmada stores, its
+ * Secrets included: the backup dir is made 0700 and every file in it 0600, owned by the user the job
+ * runs as (see `PRIVATE_FILE_FUNCTIONS`), so `backup.dir` must be a directory of its own.
  */
 export function snapshotScript(settings: EtcdHostsSettings, host: ResolvedHost): string {
   const endpoints = [host, ...settings.members.filter((m) => m.name !== host.name)].map((m) =>
@@ -25,7 +27,7 @@ export function snapshotScript(settings: EtcdHostsSettings, host: ResolvedHost):
   return renderScript({
     host: host.name,
     purpose: "etcd snapshot",
-    functions: [etcdFunctions(memberFiles(settings, host))],
+    functions: [etcdFunctions(memberFiles(settings, host)), PRIVATE_FILE_FUNCTIONS],
     steps: [
       {
         name: "pick-member",
@@ -38,7 +40,7 @@ done
       {
         name: "snapshot-save",
         body: `dir=${shq(dir)}
-mkdir -p "\${dir}"
+pk_private_dir "\${dir}" || pk_fail "cannot create \${dir}"
 name="${SNAPSHOT_PREFIX}$(date -u +%Y%m%dT%H%M%SZ).db"
 part="\${dir}/.\${name}.part"
 pk_etcdctl --endpoints="\${source_ep}" snapshot save "\${part}" >/dev/null 2>&1 || { rm -f "\${part}"; pk_fail "snapshot save from \${source_ep} failed"; }`,
@@ -48,6 +50,7 @@ pk_etcdctl --endpoints="\${source_ep}" snapshot save "\${part}" >/dev/null 2>&1 
         body: `status=$(pk_etcdutl snapshot status "\${part}" -w simple 2>&1) || { rm -f "\${part}"; pk_fail "snapshot fails its integrity check: \${status}"; }
 sum=$(sha256sum "\${part}" | cut -d' ' -f1)
 printf '%s  %s\\n' "\${sum}" "\${name}" > "\${dir}/\${name}.sha256"
+pk_owned_file 0600 "\${part}" "\${dir}/\${name}.sha256"
 mv -f "\${part}" "\${dir}/\${name}"`,
       },
       {
@@ -59,6 +62,7 @@ mv -f "\${part}" "\${dir}/\${name}"`,
       {
         name: "latest",
         body: `printf '%s\\n' "\${name}" > "\${dir}/latest.tmp"
+pk_owned_file 0600 "\${dir}/latest.tmp"
 mv -f "\${dir}/latest.tmp" "\${dir}/latest"`,
       },
       {

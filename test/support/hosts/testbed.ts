@@ -134,15 +134,7 @@ export async function startTestBed(options: TestBedOptions): Promise<TestBed> {
     const hostDir = path.join(dir, name);
     const root = path.join(hostDir, "root");
     fs.mkdirSync(root, { recursive: true });
-    execFileSync("ssh-keygen", [
-      "-q",
-      "-t",
-      "ed25519",
-      "-N",
-      "",
-      "-f",
-      path.join(hostDir, "ssh_host_ed25519_key"),
-    ]);
+    generateHostKey(hostDir);
     fs.writeFileSync(path.join(hostDir, "authorized_keys"), clientPub, { mode: 0o600 });
     fs.writeFileSync(path.join(hostDir, "sshd_config"), sshdConfig(hostDir, address, port));
     const hostKey = pinnedHostKey(hostDir);
@@ -211,4 +203,9 @@ export function killScriptProcesses(root: string): void {
       }
     }
   }
+}
+
+/** Writes a new ed25519 host key pair `ssh_host_ed25519_key[.pub]` into `dir`. */
+export function generateHostKey(dir: string): void {
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path.join(dir, "ssh_host_ed25519_key")]);
 }

@@ -160,6 +160,44 @@ describe("scripts run against a host root", () => {
     );
   });
 
+  test("pki: every component's keys and kubeconfig 0600 in 0700 dirs, owned by the service user, restored on a re-run", () => {
+    const { hs } = setup();
+    const host = hs.machines[0];
+    // the supervisor starts each service as the user running its scripts: this process's user here
+    const uid = process.getuid!();
+    const stat = (p: string) => {
+      const st = fs.statSync(path.join(root, p));
+      return { path: p, mode: (st.mode & 0o777).toString(8), uid: st.uid };
+    };
+    const walk = (dir: string): string[] =>
+      fs
+        .readdirSync(path.join(root, dir), { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`]));
+    const isKey = (p: string) => p.endsWith(".key") || p.endsWith("/karmada.config");
+    for (const component of hs.components) {
+      const dir = `etc/karmada/${component}`;
+      const bundle = frameBundle(component, fakeFiles(component, "m"));
+      expect(bash(pkiScript(hs, host, component), bundle)).toMatchObject({ code: 0, stderr: "" });
+      const files = walk(dir);
+      const keys = files.filter(isKey);
+      expect({ component, keys: keys.length > 0 }).toEqual({ component, keys: true });
+      for (const d of [dir, `${dir}/pki`, `${dir}/serving`])
+        expect(stat(d)).toEqual({ path: d, mode: "700", uid });
+      for (const f of files) expect(stat(f)).toEqual({ path: f, mode: isKey(f) ? "600" : "644", uid });
+      // loosened on the host: the next run restores modes and owner without rewriting anything
+      const key = keys[0];
+      fs.chmodSync(path.join(root, key), 0o644);
+      fs.chmodSync(path.join(root, `${dir}/pki`), 0o755);
+      if (uid === 0) fs.chownSync(path.join(root, key), 65534, 65534);
+      const again = bash(pkiScript(hs, host, component), bundle);
+      expect(again.stdout).toContain(`0 file(s) of ${component} updated`);
+      expect([stat(key), stat(`${dir}/pki`)]).toEqual([
+        { path: key, mode: "600", uid },
+        { path: `${dir}/pki`, mode: "700", uid },
+      ]);
+    }
+  });
+
   test("install: copies the binary from the host path and checks the version it reports", () => {
     const { hs } = setup();
     const r = bash(installScript(hs, hs.machines[0], "karmada-scheduler"));

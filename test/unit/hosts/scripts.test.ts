@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { snapshotScript } from "../../../lib/etcd/hosts/backupScript";
 import { certsScript } from "../../../lib/etcd/hosts/certsScript";
 import { MEMBER_PKI_FILES, pkiBundle } from "../../../lib/etcd/hosts/pkiFiles";
 import { installBinariesBody, resolveArtifact } from "../../../lib/hosts/artifact";
@@ -113,6 +114,33 @@ describe("certificate script", () => {
     expect(bash(script, pkiBundle(files)).stdout).toContain("0 certificate file(s) updated");
   });
 
+  it("keeps the pki dir 0700 and its files 0600, owned by the service user, even when loosened on the host", () => {
+    const root = path.join(tmp, "certs-loosened");
+    const settings = settingsWith(
+      {
+        serviceManager: "supervisor",
+        hosts: [{ name: "m1", address: "10.0.0.1", privateKey: SECRET_KEY, root }],
+      },
+      1,
+    );
+    const script = certsScript(settings, settings.members[0]);
+    // etcd runs as the user running this script (root under systemd, the login user under the supervisor)
+    const uid = process.getuid!();
+    const pki = path.join(root, "etc/etcd/pki");
+    expect(bash(script, pkiBundle(files)).code).toBe(0);
+    fs.chmodSync(pki, 0o755);
+    fs.chmodSync(path.join(pki, "client.key"), 0o644);
+    if (uid === 0) fs.chownSync(path.join(pki, "server.key"), 65534, 65534);
+    expect(bash(script, pkiBundle(files)).stdout).toContain("0 certificate file(s) updated");
+    const stat = (f: string) => {
+      const st = fs.statSync(f);
+      return { f: path.relative(root, f), mode: (st.mode & 0o777).toString(8), uid: st.uid };
+    };
+    expect(stat(pki)).toEqual({ f: "etc/etcd/pki", mode: "700", uid });
+    for (const f of MEMBER_PKI_FILES)
+      expect(stat(path.join(pki, f))).toEqual({ f: `etc/etcd/pki/${f}`, mode: "600", uid });
+  });
+
   it("refuses an incomplete bundle, naming host and step, and ignores unknown names", () => {
     const root = path.join(tmp, "certs-partial");
     const settings = settingsWith(
@@ -190,5 +218,47 @@ describe("binary install", () => {
     fs.writeFileSync(path.join(root, "opt/bin/etcd"), "#!/bin/sh\n", { mode: 0o755 });
     const r = bash(install(root, resolveArtifact({ path: "/opt/bin" }, "", "a")));
     expect(r.stderr.trim()).toBe("pulumi-karmada: h: install-binaries: artifact has no etcdctl binary");
+  });
+});
+
+describe("snapshot script", () => {
+  it("keeps snapshots (all of Karmada's state, Secrets included) 0600 in a 0700 dir owned by the job's user", () => {
+    const root = path.join(tmp, "snapshot-root");
+    const settings = settingsWith(
+      {
+        serviceManager: "supervisor",
+        hosts: [{ name: "m1", address: "10.0.0.1", privateKey: SECRET_KEY, root }],
+      },
+      1,
+    );
+    // stand-ins for etcdctl and etcdutl that write the snapshot world-readable, as a careless tool would
+    const bin = path.join(root, "usr/local/bin");
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(
+      path.join(bin, "etcdctl"),
+      '#!/usr/bin/env bash\nfor a in "$@"; do last=$a; done\ncase " $* " in *" snapshot save "*) echo data > "$last"; chmod 0644 "$last";; esac\n',
+      { mode: 0o755 },
+    );
+    fs.writeFileSync(path.join(bin, "etcdutl"), "#!/usr/bin/env bash\necho 1, 2, 3, 4\n", { mode: 0o755 });
+    // a backup dir that already exists, world-readable
+    const dir = path.join(root, "var/backups/etcd");
+    fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+    fs.chmodSync(dir, 0o755);
+    const r = bash(snapshotScript(settings, settings.members[0]));
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const uid = process.getuid!();
+    const stat = (f: string) => {
+      const st = fs.statSync(path.join(dir, f));
+      return { f, mode: (st.mode & 0o777).toString(8), uid: st.uid };
+    };
+    const written = fs.readdirSync(dir).sort();
+    expect(written).toEqual([
+      expect.stringMatching(/^etcd-snapshot-\d{8}T\d{6}Z\.db$/),
+      expect.stringMatching(/^etcd-snapshot-\d{8}T\d{6}Z\.db\.sha256$/),
+      "latest",
+    ]);
+    expect(stat(".")).toEqual({ f: ".", mode: "700", uid });
+    for (const f of written) expect(stat(f)).toEqual({ f, mode: "600", uid });
   });
 });
