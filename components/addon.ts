@@ -1,10 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import { AddonConfig, AddonTarget, ControlPlaneBuiltin, validateAddonConfig } from "../lib/addons/config";
-import { loadManifests } from "../lib/addons/manifests";
-import { ConfigError } from "../lib/validation/errors";
+import { AddonConfig, AddonTarget, ControlPlaneBuiltin } from "../lib/addons/config";
 import { installBuiltin } from "./addons/builtin";
 import { installEstimator } from "./addons/estimator";
 import { applyManifests, GenericTarget, installChart } from "./addons/generic";
+import { AddonPlan, planAddon } from "./addons/plan";
 import type { EtcdCluster } from "./etcdCluster";
 import type { KarmadaControlPlane } from "./karmadaControlPlane";
 
@@ -44,96 +43,56 @@ export class Addon extends pulumi.ComponentResource {
   public readonly resources: pulumi.Resource[];
 
   constructor(name: string, args: AddonArgs, opts: pulumi.ComponentResourceOptions = {}) {
+    // validation before anything (this component included) is registered
+    const plan = planAddon(name, args, opts);
     super("karmada:index:Addon", name, {}, opts);
-    if (!args.controlPlane)
-      throw new ConfigError("controlPlane", "is required", "a KarmadaControlPlane of this program");
-    const members = args.members ?? [];
-    this.target = validateAddonConfig(
-      args,
-      members.map((m) => m.clusterName),
-    );
+    this.target = plan.target;
     this.kind = args.kind;
-    const objects = args.kind === "manifests" ? loadManifests(args.manifests!) : [];
-    this.resources = this.install(name, args, members, objects);
+    this.resources = this.install(name, args, plan);
     this.registerOutputs({ kind: this.kind, target: this.target });
   }
 
-  private hostProvider(cp: KarmadaControlPlane): pulumi.ProviderResource {
-    const provider = this.getProvider("kubernetes::") ?? cp.getProvider("kubernetes::");
-    if (!provider)
-      throw new ConfigError(
-        "opts.provider",
-        "no host cluster provider found",
-        "the control plane's host provider",
-      );
-    return provider;
-  }
-
-  private targets(name: string, args: AddonArgs, members: readonly AddonMember[]): GenericTarget[] {
-    const cp = args.controlPlane;
+  private targets(name: string, plan: AddonPlan): GenericTarget[] {
+    const cp = plan.controlPlane;
     if (this.target === "controlPlane") {
       // after the controllers (and through them every control-plane object inside Karmada), so that
       // destroy deletes these while garbage collection, finalizers and webhooks still run
       return [{ prefix: name, provider: cp.karmadaProvider, dependsOn: cp.controllers }];
     }
-    if (this.target === "host") return [{ prefix: name, provider: this.hostProvider(cp), dependsOn: [] }];
-    return members.map((m, i) => {
-      if (!m.provider)
-        throw new ConfigError(
-          `members[${i}].provider`,
-          'is required for target "members"',
-          "the member's kubernetes provider",
-        );
-      return { prefix: `${name}-${m.clusterName}`, provider: m.provider, dependsOn: [] };
-    });
+    if (this.target === "host") return [{ prefix: name, provider: plan.hostProvider!, dependsOn: [] }];
+    return plan.members.map((m) => ({
+      prefix: `${name}-${m.clusterName}`,
+      provider: m.provider!,
+      dependsOn: [],
+    }));
   }
 
-  private install(
-    name: string,
-    args: AddonArgs,
-    members: readonly AddonMember[],
-    objects: ReturnType<typeof loadManifests>,
-  ): pulumi.Resource[] {
+  private install(name: string, args: AddonArgs, plan: AddonPlan): pulumi.Resource[] {
     const overrides = args.overrides ?? {};
     switch (args.kind) {
       case "descheduler":
       case "search":
       case "metricsAdapter":
         return installBuiltin(
-          {
-            name,
-            parent: this,
-            controlPlane: args.controlPlane,
-            host: this.hostProvider(args.controlPlane),
-            etcd: args.etcd,
-          },
+          { name, parent: this, controlPlane: plan.controlPlane, host: plan.hostProvider!, etcd: args.etcd },
           args.kind as ControlPlaneBuiltin,
           overrides,
         );
-      case "schedulerEstimator": {
-        const host = this.hostProvider(args.controlPlane);
-        return members.flatMap((m, i) => {
-          if (m.kubeconfig === undefined) {
-            throw new ConfigError(
-              `members[${i}].kubeconfig`,
-              "is required by the scheduler estimator",
-              "the member's kubeconfig",
-            );
-          }
-          return installEstimator(
+      case "schedulerEstimator":
+        return plan.members.flatMap((m) =>
+          installEstimator(
             name,
             this,
-            args.controlPlane,
-            host,
-            { clusterName: m.clusterName, kubeconfig: m.kubeconfig },
+            plan.controlPlane,
+            plan.hostProvider!,
+            { clusterName: m.clusterName, kubeconfig: m.kubeconfig! },
             overrides,
-          );
-        });
-      }
+          ),
+        );
       case "manifests":
-        return this.targets(name, args, members).flatMap((t) => applyManifests(this, t, objects));
+        return this.targets(name, plan).flatMap((t) => applyManifests(this, t, plan.objects));
       case "helm":
-        return this.targets(name, args, members).map((t) => installChart(this, t, args.helm!));
+        return this.targets(name, plan).map((t) => installChart(this, t, args.helm!));
     }
   }
 }

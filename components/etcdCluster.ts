@@ -1,18 +1,17 @@
 import * as pulumi from "@pulumi/pulumi";
-import { EtcdInClusterArgs, EtcdInClusterSettings, resolveEtcdInClusterSettings } from "../lib/etcd/settings";
+import { EtcdInClusterArgs, EtcdInClusterSettings } from "../lib/etcd/settings";
 import { etcdInClusterPlacement, etcdMemberAddresses } from "../lib/manifests/etcd";
 import { CertSpec, etcdCertificates } from "../lib/pki/certificates";
 import { CaSource, IssuedPki, issuePki } from "../lib/pki/issue";
 import { RotationSettings } from "../lib/pki/rotation";
-import { EtcdHostsArgs, resolveEtcdHostsSettings } from "../lib/etcd/hosts/settings";
+import { EtcdHostsArgs } from "../lib/etcd/hosts/settings";
 import { EtcdPkiParams } from "../lib/pki/sans";
-import { ConfigError, check } from "../lib/validation/errors";
 import { deployEtcdOnHosts } from "./etcd/hostsMode";
-import { EtcdExternalConfig, validateExternalEtcd } from "./etcd/external";
+import { EtcdExternalConfig } from "./etcd/external";
+import { ETCD_MODES, planEtcd } from "./etcd/plan";
 import { deployEtcdInCluster } from "./etcd/inCluster";
-import { requireKubernetesProvider } from "./providers";
 
-export const ETCD_MODES = ["inCluster", "hosts", "external"] as const;
+export { ETCD_MODES };
 export type EtcdMode = (typeof ETCD_MODES)[number];
 
 /** PKI settings of an etcd cluster. */
@@ -100,23 +99,20 @@ export class EtcdCluster extends pulumi.ComponentResource {
   public readonly namespace?: pulumi.Resource;
 
   constructor(name: string, args: EtcdClusterArgs = {}, opts: pulumi.ComponentResourceOptions = {}) {
+    // defaults → validation, before anything (this component included) is registered
+    const plan = planEtcd(name, args, opts);
     super("karmada:index:EtcdCluster", name, {}, opts);
-    // defaults → validation: everything is checked before the first child is registered
-    this.mode = args.mode ?? "inCluster";
-    if (!ETCD_MODES.includes(this.mode)) {
-      throw new ConfigError("mode", `unknown etcd mode ${JSON.stringify(this.mode)}`, ETCD_MODES.join(", "));
-    }
+    this.mode = plan.mode;
 
-    if (this.mode === "external") {
-      const external = validateExternalEtcd(args.external);
+    if (plan.external) {
+      const external = plan.external;
       this.clientUrls = [...external.endpoints];
       this.caCertPem = pulumi.output(external.caCertPem);
       this.clientCertPem = pulumi.output(external.clientCertPem);
       this.clientKeyPem = pulumi.secret(external.clientKeyPem);
       this.certificateExpiry = pulumi.output<Record<string, string>>({});
-    } else if (this.mode === "hosts") {
-      check(args.hosts !== undefined, "hosts", 'is required when mode is "hosts"');
-      const resolved = resolveEtcdHostsSettings(name, args.hosts, "hosts");
+    } else if (plan.hosts) {
+      const resolved = plan.hosts;
       const pki = this.issueCertificates(name, args.pki ?? {}, {
         members: resolved.members.map((m) => ({ name: m.name, addresses: [m.address] })),
       });
@@ -127,7 +123,7 @@ export class EtcdCluster extends pulumi.ComponentResource {
         peerCert: pki.file("etcd-peer.crt"),
         peerKey: pki.file("etcd-peer.key"),
       };
-      const deployed = deployEtcdOnHosts(this, name, args.hosts, {
+      const deployed = deployEtcdOnHosts(this, name, args.hosts!, {
         caCert: pki.file("etcd-ca.crt"),
         members: Object.fromEntries(resolved.members.map((m) => [m.name, member])),
         client: {
@@ -143,18 +139,13 @@ export class EtcdCluster extends pulumi.ComponentResource {
       this.clientKeyPem = pki.file("etcd-client.key");
       this.certificateExpiry = pulumi.all({ ...pki.notAfter }) as pulumi.Output<Record<string, string>>;
     } else {
-      const provider = requireKubernetesProvider(this, "EtcdCluster (inCluster mode)");
-      const { createNamespace = true, ...inCluster } = args.inCluster ?? {};
-      const settings = resolveEtcdInClusterSettings(
-        { namespace: "karmada-system", ...inCluster } as EtcdInClusterArgs,
-        "inCluster",
-      );
+      const settings = plan.inCluster!;
       const pki = this.issueCertificates(name, args.pki ?? {}, {
         members: etcdMemberAddresses(settings),
         inCluster: etcdInClusterPlacement(settings),
       });
       // wiring: certificates → Secret → StatefulSet/Services → backup CronJob
-      const deployed = deployEtcdInCluster(name, this, provider, settings, pki, createNamespace);
+      const deployed = deployEtcdInCluster(name, this, plan.provider!, settings, pki, plan.createNamespace);
       this.inClusterSettings = settings;
       this.namespace = deployed.namespace;
       this.clientUrls = deployed.clientUrls;

@@ -9,7 +9,6 @@ import {
   ControlPlaneMode,
   hostsCertificates,
   hostsKarmadaApiOptions,
-  resolveControlPlaneMode,
 } from "../lib/controlplane/hosts";
 import { ControlPlaneSettings } from "../lib/controlplane/settings";
 import { CrdSource } from "../lib/crds";
@@ -26,7 +25,7 @@ import { PkiFiles, createComponentSecrets } from "./controlplane/credentials";
 import { deployControlPlaneOnHosts } from "./controlplane/hosts";
 import { KarmadaApiResources, deployKarmadaApiObjects } from "./controlplane/karmadaApi";
 import { EtcdCluster } from "./etcdCluster";
-import { requireKubernetesProvider } from "./providers";
+import { planControlPlane } from "./controlplane/plan";
 
 /** Certificates of the control plane. */
 export interface ControlPlanePkiConfig {
@@ -143,13 +142,17 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
    * karmada-controller-manager still runs to finalize it.
    */
   public readonly clusterApiReady: pulumi.Resource[];
+  /** The component's name (prefix of its children), for messages of components that reference it. */
+  public readonly name: string;
+  /** Whether cluster-info and bootstrap RBAC for pull-mode bootstrap-token registration exist. */
+  public readonly pullModeBootstrap: boolean;
 
   constructor(name: string, args: KarmadaControlPlaneArgs, opts: pulumi.ComponentResourceOptions = {}) {
+    // defaults → validation, before anything (this component included) is registered
+    const { mode, settings, hosts, hostProvider } = planControlPlane(name, args, opts);
     super("karmada:index:KarmadaControlPlane", name, {}, { ...opts, protect: args.protect ?? opts.protect });
-
-    // defaults → validation (nothing is registered if this throws)
-    const { mode, settings, hosts } = resolveControlPlaneMode(name, args, args.etcd.clientUrls);
-    const hostProvider = hosts ? undefined : requireKubernetesProvider(this, "KarmadaControlPlane");
+    this.name = name;
+    this.pullModeBootstrap = args.pullModeBootstrap ?? true;
     this.mode = mode;
     this.settings = settings;
     this.hostsSettings = hosts;

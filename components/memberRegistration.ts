@@ -1,10 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import { MemberRegistrationConfig, resolveMemberSettings, SyncMode } from "../lib/members/config";
+import { MemberRegistrationConfig, SyncMode } from "../lib/members/config";
 import { memberObjectNames } from "../lib/members/names";
-import { validateMemberConfig } from "../lib/members/validate";
-import { ConfigError } from "../lib/validation/errors";
 import type { KarmadaControlPlane } from "./karmadaControlPlane";
-import { claimClusterName, MemberContext, requireMemberProvider } from "./members/context";
+import { claimClusterName, MemberContext } from "./members/context";
+import { planMember } from "./members/plan";
 import { registerPullMember } from "./members/pull";
 import { registerPushMember } from "./members/push";
 
@@ -39,23 +38,12 @@ export class MemberRegistration extends pulumi.ComponentResource {
   public readonly executionNamespace: string;
 
   constructor(name: string, args: MemberRegistrationArgs, opts: pulumi.ComponentResourceOptions = {}) {
+    // validation before anything (this component included) is registered
+    const { controlPlane, member, settings } = planMember(name, args, opts);
     super("karmada:index:MemberRegistration", name, {}, opts);
-    if (!args.controlPlane) {
-      throw new ConfigError("controlPlane", "is required", "a KarmadaControlPlane of this program");
-    }
-    if (args.caBundle !== undefined && args.mode === "Pull") {
-      throw new ConfigError(
-        "caBundle",
-        "only applies to push mode (the agent uses its in-cluster CA)",
-        'mode: "Push"',
-      );
-    }
-    validateMemberConfig(args);
-    const member = requireMemberProvider(this, args.controlPlane);
-    const settings = resolveMemberSettings(args);
-    claimClusterName(args.controlPlane, settings.clusterName, name);
+    claimClusterName(controlPlane, settings.clusterName, name);
 
-    const ctx: MemberContext = { name, parent: this, controlPlane: args.controlPlane, member, settings };
+    const ctx: MemberContext = { name, parent: this, controlPlane, member, settings };
     this.clusterName = settings.clusterName;
     this.mode = settings.mode;
     this.executionNamespace = memberObjectNames(settings.clusterName).executionNamespace;

@@ -6,7 +6,8 @@ import { ControlPlanePkiConfig, KarmadaControlPlaneArgs } from "../components/ka
 import { AddonConfig } from "../lib/addons/config";
 import { MemberRegistrationConfig } from "../lib/members/config";
 import { validateUnique } from "../lib/validation/duplicates";
-import { ConfigError, check, show } from "../lib/validation/errors";
+import { ConfigError, ErrorCollector, check, show } from "../lib/validation/errors";
+import { validateSshPrivateKey } from "../lib/hosts/ssh-key";
 
 /**
  * Shape of a stack's configuration (namespace `karmada`, see Pulumi.<env>.yaml). Each key maps onto
@@ -91,4 +92,62 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
     ((raw.addons as { name: string }[] | undefined) ?? []).map((a) => a.name),
   );
   return raw as StackConfig;
+}
+
+/** Secret stack settings in plain text, read only to be checked (they stay secrets everywhere else). */
+export interface PlainStackSecrets {
+  /** `karmada:sshPrivateKey`. */
+  readonly sshPrivateKey?: string;
+  /** `karmada:memberKubeconfigs`, the JSON text of the map. */
+  readonly memberKubeconfigs?: string;
+}
+
+/**
+ * Checks the secret settings before anything registers — their Outputs resolve only while resources
+ * are already being created: the SSH key parses (and is not passphrase-protected), and the kubeconfig
+ * map has exactly one entry per member. Messages never include the values.
+ */
+export function validateStackSecrets(plain: PlainStackSecrets, config: StackConfig): void {
+  const errors = new ErrorCollector();
+  if (plain.sshPrivateKey !== undefined) {
+    errors.attempt(() => validateSshPrivateKey("karmada:sshPrivateKey", plain.sshPrivateKey!));
+  }
+  const members = (config.members ?? []).map((m) => m.clusterName);
+  if (members.length === 0 && plain.memberKubeconfigs === undefined) return errors.throwIfAny();
+  errors.attempt(() => {
+    let map: unknown;
+    try {
+      map = JSON.parse(plain.memberKubeconfigs ?? "{}");
+    } catch {
+      map = undefined;
+    }
+    check(
+      typeof map === "object" && map !== null && !Array.isArray(map),
+      "karmada:memberKubeconfigs",
+      "is not a map of cluster name to kubeconfig",
+      "pulumi config set --secret --path 'karmada:memberKubeconfigs.<cluster>' \"$(cat kubeconfig)\"",
+    );
+    const entries = map as Record<string, unknown>;
+    for (const name of members) {
+      errors.attempt(() =>
+        check(
+          typeof entries[name] === "string" && (entries[name] as string).trim() !== "",
+          `karmada:memberKubeconfigs.${name}`,
+          "is missing: every member in karmada:members needs its kubeconfig",
+          "the member cluster's kubeconfig (secret)",
+        ),
+      );
+    }
+    for (const name of Object.keys(entries)) {
+      errors.attempt(() =>
+        check(
+          members.includes(name),
+          `karmada:memberKubeconfigs.${name}`,
+          `belongs to no member (a typo would leave ${show(name)} without one)`,
+          members.join(", ") || "no members are listed",
+        ),
+      );
+    }
+  });
+  errors.throwIfAny();
 }

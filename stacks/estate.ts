@@ -90,17 +90,21 @@ export function buildEstate(stackConfig: StackConfig): Estate {
   );
   // each member through its own provider: no edge between two members' resources
   const kubeconfigs = pulumi.secret(pulumi.output(config.memberKubeconfigs ?? {}));
-  const memberProviders = (config.members ?? []).map((m) => ({
-    clusterName: m.clusterName,
-    provider: new k8s.Provider(`member-${m.clusterName}`, {
-      kubeconfig: kubeconfigs.apply((all) => {
-        if (!all[m.clusterName])
-          throw new Error(`karmada:memberKubeconfigs has no entry for ${m.clusterName}`);
-        return all[m.clusterName];
+  const memberProviders = (config.members ?? []).map((m) => {
+    // secret: derived from the secret map (the scheduler estimator stores it in a Secret on the host)
+    const kubeconfig = kubeconfigs.apply((all) => {
+      if (!all[m.clusterName]) throw new Error(`karmada:memberKubeconfigs has no entry for ${m.clusterName}`);
+      return all[m.clusterName];
+    });
+    return {
+      clusterName: m.clusterName,
+      kubeconfig,
+      provider: new k8s.Provider(`member-${m.clusterName}`, {
+        kubeconfig,
+        clusterIdentifier: `member-${m.clusterName}`,
       }),
-      clusterIdentifier: `member-${m.clusterName}`,
-    }),
-  }));
+    };
+  });
   const members = (config.members ?? []).map(
     (m, i) =>
       new MemberRegistration(

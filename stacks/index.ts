@@ -3,7 +3,7 @@
  * settings). Run with `pulumi up -s <env>` from the repository root.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { parseStackConfig } from "./config";
+import { parseStackConfig, validateStackSecrets } from "./config";
 import { buildEstate } from "./estate";
 
 const cfg = new pulumi.Config("karmada");
@@ -19,6 +19,12 @@ const config = parseStackConfig({
   ...present("addons", cfg.getObject("addons")),
   ...present("sshPrivateKey", cfg.getSecret("sshPrivateKey")),
 });
+// secrets read in plain text only to be checked now; everything below gets them as secret Outputs
+const plain = (key: string) => pulumi.runtime.getConfig(`karmada:${key}`);
+validateStackSecrets(
+  { sshPrivateKey: plain("sshPrivateKey"), memberKubeconfigs: plain("memberKubeconfigs") },
+  config,
+);
 const estate = buildEstate(config);
 
 export const apiEndpoint = estate.controlPlane.apiEndpoint;

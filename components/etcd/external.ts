@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { validateHttpsUrl } from "../../lib/validation/urls";
-import { check } from "../../lib/validation/errors";
+import { ErrorCollector, check } from "../../lib/validation/errors";
 
 /** An etcd cluster that already exists and is run by someone else. */
 export interface EtcdExternalConfig {
@@ -14,10 +14,31 @@ export interface EtcdExternalConfig {
   readonly clientKeyPem: pulumi.Input<string>;
 }
 
-/** Validates the external-etcd settings (no resources are created for this mode). */
+/** Validates the external-etcd settings (no resources are created for this mode); every problem together. */
 export function validateExternalEtcd(config: EtcdExternalConfig | undefined): EtcdExternalConfig {
-  check(config !== undefined, "external", 'is required when mode is "external"');
-  check(config.endpoints.length > 0, "external.endpoints", "must list at least one client URL");
-  config.endpoints.forEach((url, i) => validateHttpsUrl(`external.endpoints[${i}]`, url));
+  check(config !== undefined && config !== null, "external", 'is required when mode is "external"');
+  const errors = new ErrorCollector();
+  errors.attempt(() => {
+    check(
+      Array.isArray(config.endpoints) && config.endpoints.length > 0,
+      "external.endpoints",
+      "must list at least one client URL",
+      "https://host:2379 URLs",
+    );
+    config.endpoints.forEach((url, i) =>
+      errors.attempt(() => validateHttpsUrl(`external.endpoints[${i}]`, url)),
+    );
+  });
+  for (const key of ["caCertPem", "clientCertPem", "clientKeyPem"] as const) {
+    errors.attempt(() =>
+      check(
+        config[key] !== undefined && config[key] !== null && config[key] !== "",
+        `external.${key}`,
+        "is required",
+        "a PEM (string or secret Output)",
+      ),
+    );
+  }
+  errors.throwIfAny();
   return config;
 }

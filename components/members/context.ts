@@ -1,6 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MemberSettings } from "../../lib/members/config";
-import { ConfigError } from "../../lib/validation/errors";
 import type { KarmadaControlPlane } from "../karmadaControlPlane";
 
 /** What every part of one member's registration is built with. */
@@ -32,36 +31,20 @@ export function karmadaOptions(ctx: MemberContext, dependsOn: pulumi.Resource[] 
   };
 }
 
-/**
- * The member's kubernetes provider from the component's options. Never the ambient default, never the
- * Karmada provider (member objects inside karmada-apiserver would "register" Karmada with itself).
- */
-export function requireMemberProvider(
-  component: pulumi.ComponentResource,
-  controlPlane: KarmadaControlPlane,
-): pulumi.ProviderResource {
-  const provider = component.getProvider("kubernetes::");
-  if (!provider) {
-    throw new ConfigError(
-      "opts.provider",
-      "MemberRegistration needs the member cluster's kubernetes provider in its resource options",
-      "{ provider: memberProvider } or { providers: { kubernetes: memberProvider } }",
-    );
-  }
-  if (provider === controlPlane.karmadaProvider) {
-    throw new ConfigError(
-      "opts.provider",
-      "is the Karmada provider, not a member cluster's",
-      "the member cluster's provider",
-    );
-  }
-  return provider;
-}
-
-/** Cluster names already registered per control plane, so two registrations cannot claim one name. */
+/** Cluster names registered per control plane (name → owning registration), so two cannot claim one. */
 const registered = new WeakMap<KarmadaControlPlane, Map<string, string>>();
 
-/** Records `clusterName` for `controlPlane`; a second registration of the name is a ConfigError. */
+/** The registration that already claimed `clusterName` at `controlPlane`, if any. */
+export function clusterNameOwner(controlPlane: KarmadaControlPlane, clusterName: string): string | undefined {
+  return registered.get(controlPlane)?.get(clusterName);
+}
+
+/** Cluster names registered with `controlPlane` in this program so far. */
+export function registeredClusterNames(controlPlane: KarmadaControlPlane): string[] {
+  return [...(registered.get(controlPlane)?.keys() ?? [])];
+}
+
+/** Records `clusterName` for `controlPlane` (after {@link clusterNameOwner} found it free). */
 export function claimClusterName(
   controlPlane: KarmadaControlPlane,
   clusterName: string,
@@ -69,13 +52,5 @@ export function claimClusterName(
 ): void {
   const names = registered.get(controlPlane) ?? new Map<string, string>();
   registered.set(controlPlane, names);
-  const previous = names.get(clusterName);
-  if (previous !== undefined) {
-    throw new ConfigError(
-      "clusterName",
-      `${JSON.stringify(clusterName)} is already registered by ${JSON.stringify(previous)}`,
-      "a cluster name not yet registered with this control plane",
-    );
-  }
   names.set(clusterName, owner);
 }

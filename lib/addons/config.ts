@@ -1,6 +1,6 @@
 import type { KubeObject } from "../kube/apply";
 import { validateClusterName } from "../members/validate";
-import { check, show } from "../validation/errors";
+import { check, ErrorCollector, show } from "../validation/errors";
 import { validateUnique } from "../validation/duplicates";
 import { validateInteger } from "../validation/numbers";
 import { OwnedFlags, checkNotOwned } from "../validation/owned-flags";
@@ -101,58 +101,82 @@ export function validateAddonConfig(config: AddonConfig, memberNames: readonly s
     ADDON_KINDS.join(", "),
   );
   const target = config.target ?? defaultTarget(config.kind);
-  check(ADDON_TARGETS.includes(target), "target", `unknown target ${show(target)}`, ADDON_TARGETS.join(", "));
+  const errors = new ErrorCollector();
+  const run = (fn: () => unknown) => errors.attempt(fn);
+  run(() =>
+    check(
+      ADDON_TARGETS.includes(target),
+      "target",
+      `unknown target ${show(target)}`,
+      ADDON_TARGETS.join(", "),
+    ),
+  );
   const generic = config.kind === "manifests" || config.kind === "helm";
   if (!generic) {
-    check(target === "host", "target", `${show(config.kind)} runs on the host cluster`, '"host"');
+    run(() => check(target === "host", "target", `${show(config.kind)} runs on the host cluster`, '"host"'));
   }
-  check(
-    config.kind === "manifests" || config.manifests === undefined,
-    "manifests",
-    `is given for kind ${show(config.kind)}`,
-    'kind: "manifests"',
+  run(() =>
+    check(
+      config.kind === "manifests" || config.manifests === undefined,
+      "manifests",
+      `is given for kind ${show(config.kind)}`,
+      'kind: "manifests"',
+    ),
   );
-  check(
-    config.kind === "helm" || config.helm === undefined,
-    "helm",
-    `is given for kind ${show(config.kind)}`,
-    'kind: "helm"',
+  run(() =>
+    check(
+      config.kind === "helm" || config.helm === undefined,
+      "helm",
+      `is given for kind ${show(config.kind)}`,
+      'kind: "helm"',
+    ),
   );
   if (config.kind === "manifests") {
     const m = config.manifests ?? {};
-    check(
-      (m.objects?.length ?? 0) + (m.yaml ? 1 : 0) + (m.files?.length ?? 0) > 0,
-      "manifests",
-      "is empty",
-      "objects, yaml or files",
+    run(() =>
+      check(
+        (m.objects?.length ?? 0) + (m.yaml ? 1 : 0) + (m.files?.length ?? 0) > 0,
+        "manifests",
+        "is empty",
+        "objects, yaml or files",
+      ),
     );
   }
   if (config.kind === "helm") {
-    check(
-      typeof config.helm?.chart === "string" && config.helm.chart !== "",
-      "helm.chart",
-      "is required",
-      "a chart name, path or oci:// reference",
+    run(() =>
+      check(
+        typeof config.helm?.chart === "string" && config.helm.chart !== "",
+        "helm.chart",
+        "is required",
+        "a chart name, path or oci:// reference",
+      ),
     );
   }
   if (config.overrides?.replicas !== undefined)
-    validateInteger("overrides.replicas", config.overrides.replicas, 1);
+    run(() => validateInteger("overrides.replicas", config.overrides!.replicas!, 1));
   const owned = builtinOwnedFlags(config.kind);
   if (owned !== undefined) {
-    checkNotOwned("overrides.extraArgs", config.overrides?.extraArgs ?? {}, {
-      name: `the ${config.kind} addon`,
-      flags: owned,
-    });
+    run(() =>
+      checkNotOwned("overrides.extraArgs", config.overrides?.extraArgs ?? {}, {
+        name: `the ${config.kind} addon`,
+        flags: owned,
+      }),
+    );
   }
   const needsMembers = target === "members" || config.kind === "schedulerEstimator";
-  check(!needsMembers || memberNames.length > 0, "members", "is empty", "one entry per member cluster");
-  check(
-    needsMembers || memberNames.length === 0,
-    "members",
-    `is given but target is ${show(target)}`,
-    'target: "members" or kind: "schedulerEstimator"',
+  run(() =>
+    check(!needsMembers || memberNames.length > 0, "members", "is empty", "one entry per member cluster"),
   );
-  memberNames.forEach((n, i) => validateClusterName(`members[${i}].clusterName`, n));
-  validateUnique("members", memberNames);
+  run(() =>
+    check(
+      needsMembers || memberNames.length === 0,
+      "members",
+      `is given but target is ${show(target)}`,
+      'target: "members" or kind: "schedulerEstimator"',
+    ),
+  );
+  memberNames.forEach((n, i) => run(() => validateClusterName(`members[${i}].clusterName`, n)));
+  run(() => validateUnique("members", memberNames));
+  errors.throwIfAny();
   return target;
 }

@@ -3,10 +3,11 @@ import { validateCidr } from "../validation/cidr";
 import { validateDns1123Label, validateDns1123Subdomain, validateDnsSan } from "../validation/dns";
 import { validateUnique } from "../validation/duplicates";
 import { validateHost, validateHostPort } from "../validation/endpoints";
-import { check, show } from "../validation/errors";
+import { check, ErrorCollector, show } from "../validation/errors";
 import { validateFeatureGates } from "../validation/feature-gates";
 import { isIp, validateIpAddress } from "../validation/ip";
-import { entryField, validateAnnotations, validateLabels } from "../validation/labels";
+import { entryField, keyField, validateAnnotations, validateLabels } from "../validation/labels";
+import { hasOwnKey, requireMap } from "../validation/maps";
 import { validatePort, validateReplicas } from "../validation/numbers";
 import { validateResources } from "../validation/quantity";
 import { checkNotOwned } from "../validation/owned-flags";
@@ -19,48 +20,81 @@ const PULL_POLICIES = ["Always", "IfNotPresent", "Never"];
 const OPTIONAL_KEYS = ["metricsAdapter", "descheduler", "search"];
 
 function validateComponent(field: string, key: string, c: ComponentConfig): void {
+  check(
+    typeof c === "object" && c !== null && !Array.isArray(c),
+    field,
+    `${show(c)} is not an object`,
+    "{ replicas, image, extraArgs, … }",
+  );
+  const errors = new ErrorCollector();
   if (c.enabled !== undefined) {
-    check(
-      OPTIONAL_KEYS.includes(key) || c.enabled,
-      `${field}.enabled`,
-      `${key} is a core component and cannot be disabled`,
-      `enabled only on ${OPTIONAL_KEYS.join(", ")}`,
+    errors.attempt(() =>
+      check(
+        OPTIONAL_KEYS.includes(key) || c.enabled === true,
+        `${field}.enabled`,
+        `${key} is a core component and cannot be disabled`,
+        `enabled only on ${OPTIONAL_KEYS.join(", ")}`,
+      ),
     );
   }
-  if (c.replicas !== undefined) validateReplicas(`${field}.replicas`, c.replicas);
+  if (c.replicas !== undefined) errors.attempt(() => validateReplicas(`${field}.replicas`, c.replicas!));
   if (c.image !== undefined) {
-    check(
-      /^[a-z0-9][a-z0-9._\-/:]*(@sha256:[0-9a-f]{64})?$/i.test(c.image),
-      `${field}.image`,
-      `${show(c.image)} is not an image reference`,
-      "repository[:tag][@sha256:digest]",
+    errors.attempt(() =>
+      check(
+        typeof c.image === "string" && /^[a-z0-9][a-z0-9._\-/:]*(@sha256:[0-9a-f]{64})?$/i.test(c.image),
+        `${field}.image`,
+        `${show(c.image)} is not an image reference`,
+        "repository[:tag][@sha256:digest]",
+      ),
     );
   }
   if (c.imagePullPolicy !== undefined) {
-    check(
-      PULL_POLICIES.includes(c.imagePullPolicy),
-      `${field}.imagePullPolicy`,
-      `unknown policy ${show(c.imagePullPolicy)}`,
-      PULL_POLICIES.join(", "),
+    errors.attempt(() =>
+      check(
+        PULL_POLICIES.includes(c.imagePullPolicy!),
+        `${field}.imagePullPolicy`,
+        `unknown policy ${show(c.imagePullPolicy)}`,
+        PULL_POLICIES.join(", "),
+      ),
     );
   }
-  if (c.resources) validateResources(`${field}.resources`, c.resources);
-  if (c.labels) validateLabels(`${field}.labels`, c.labels);
-  if (c.annotations) validateAnnotations(`${field}.annotations`, c.annotations);
-  if (c.featureGates) validateFeatureGates(`${field}.featureGates`, c.featureGates);
-  if (c.priorityClassName) validateDns1123Subdomain(`${field}.priorityClassName`, c.priorityClassName);
-  for (const name of Object.keys(c.extraArgs ?? {})) {
-    check(
-      /^[a-z0-9][a-z0-9-.]*$/.test(name),
-      entryField(`${field}.extraArgs`, name),
-      `${show(name)} is not a flag name`,
-      "the flag name without leading dashes, e.g. v or kube-api-qps",
-    );
+  if (c.resources) errors.attempt(() => validateResources(`${field}.resources`, c.resources!));
+  if (c.labels) errors.attempt(() => validateLabels(`${field}.labels`, c.labels!));
+  if (c.annotations) errors.attempt(() => validateAnnotations(`${field}.annotations`, c.annotations!));
+  if (c.featureGates) errors.attempt(() => validateFeatureGates(`${field}.featureGates`, c.featureGates!));
+  if (c.priorityClassName !== undefined)
+    errors.attempt(() => validateDns1123Subdomain(`${field}.priorityClassName`, c.priorityClassName!));
+  errors.attempt(() => validateExtraArgs(`${field}.extraArgs`, c.extraArgs ?? {}));
+  errors.attempt(() =>
+    checkNotOwned(`${field}.extraArgs`, c.extraArgs ?? {}, {
+      name: "the control plane",
+      flags: CONTROL_PLANE_OWNED_FLAGS[COMPONENT_KEYS[key as ComponentKey]],
+    }),
+  );
+  errors.throwIfAny();
+}
+
+/** `extraArgs`: a map of flag names (no dashes) to string values. */
+function validateExtraArgs(field: string, extraArgs: unknown): void {
+  check(
+    typeof extraArgs === "object" && extraArgs !== null && !Array.isArray(extraArgs),
+    field,
+    `${show(extraArgs)} is not a map of flags`,
+    '{ "flag-name": "value" }',
+  );
+  const errors = new ErrorCollector();
+  for (const [name, value] of Object.entries(extraArgs)) {
+    errors.attempt(() => {
+      check(
+        /^[a-z0-9][a-z0-9-.]*$/.test(name),
+        entryField(field, name),
+        `${show(name)} is not a flag name`,
+        "the flag name without leading dashes, e.g. v or kube-api-qps",
+      );
+      check(typeof value === "string", entryField(field, name), `${show(value)} is not a string`, "a string");
+    });
   }
-  checkNotOwned(`${field}.extraArgs`, c.extraArgs ?? {}, {
-    name: "the control plane",
-    flags: CONTROL_PLANE_OWNED_FLAGS[COMPONENT_KEYS[key as ComponentKey]],
-  });
+  errors.throwIfAny();
 }
 
 /**
@@ -68,64 +102,101 @@ function validateComponent(field: string, key: string, c: ComponentConfig): void
  * naming the field (`components.scheduler.replicas`, `apiServer.extraSans[2]` …) and what is allowed.
  */
 export function validateControlPlaneConfig(config: ControlPlaneConfig): void {
-  if (config.karmadaVersion !== undefined) findRelease(config.karmadaVersion, "karmadaVersion");
-  check(RELEASES.length > 0, "karmadaVersion", "the catalog is empty");
-  if (config.namespace !== undefined) validateDns1123Label("namespace", config.namespace);
-  if (config.clusterDomain !== undefined) validateDns1123Subdomain("clusterDomain", config.clusterDomain);
-  if (config.featureGates) validateFeatureGates("featureGates", config.featureGates);
+  const errors = new ErrorCollector();
+  const run = (fn: () => unknown) => errors.attempt(fn);
+  if (config.karmadaVersion !== undefined) run(() => findRelease(config.karmadaVersion!, "karmadaVersion"));
+  run(() => check(RELEASES.length > 0, "karmadaVersion", "the catalog is empty"));
+  if (config.namespace !== undefined) run(() => validateDns1123Label("namespace", config.namespace!));
+  if (config.clusterDomain !== undefined)
+    run(() => validateDns1123Subdomain("clusterDomain", config.clusterDomain!));
+  if (config.featureGates !== undefined)
+    run(() => validateFeatureGates("featureGates", config.featureGates!));
   if (config.images?.registry !== undefined) {
-    check(
-      /^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*\/?$/.test(config.images.registry),
-      "images.registry",
-      `${show(config.images.registry)} is not a registry`,
-      "host[:port][/path], e.g. registry.local:5000/karmada",
+    run(() =>
+      check(
+        typeof config.images!.registry === "string" &&
+          /^[a-z0-9.-]+(:\d+)?(\/[a-z0-9._-]+)*\/?$/.test(config.images!.registry),
+        "images.registry",
+        `${show(config.images!.registry)} is not a registry`,
+        "host[:port][/path], e.g. registry.local:5000/karmada",
+      ),
     );
   }
-  for (const key of Object.keys(config.components ?? {})) {
-    check(
-      key in COMPONENT_KEYS,
-      `components.${key}`,
-      `unknown component ${show(key)}`,
-      Object.keys(COMPONENT_KEYS).join(", "),
-    );
-    validateComponent(`components.${key}`, key, config.components![key as keyof typeof COMPONENT_KEYS]!);
+  for (const section of ["components", "apiServer", "images"] as const) {
+    if (config[section] !== undefined) run(() => requireMap(section, config[section], "a map of settings"));
   }
-  const api = config.apiServer ?? {};
+  const components =
+    typeof config.components === "object" && config.components !== null ? config.components : {};
+  for (const key of Object.keys(components)) {
+    run(() => {
+      check(
+        hasOwnKey(COMPONENT_KEYS, key),
+        keyField("components", key),
+        `unknown component ${show(key)}`,
+        Object.keys(COMPONENT_KEYS).join(", "),
+      );
+      validateComponent(keyField("components", key), key, components[key as keyof typeof COMPONENT_KEYS]!);
+    });
+  }
+  const api = typeof config.apiServer === "object" && config.apiServer !== null ? config.apiServer : {};
   if (api.serviceType !== undefined) {
-    check(
-      SERVICE_TYPES.includes(api.serviceType),
-      "apiServer.serviceType",
-      `unknown type ${show(api.serviceType)}`,
-      SERVICE_TYPES.join(", "),
+    run(() =>
+      check(
+        SERVICE_TYPES.includes(api.serviceType!),
+        "apiServer.serviceType",
+        `unknown type ${show(api.serviceType)}`,
+        SERVICE_TYPES.join(", "),
+      ),
     );
   }
   if (api.nodePort !== undefined) {
-    check(api.serviceType === "NodePort", "apiServer.nodePort", "is only valid with serviceType NodePort");
-    validatePort("apiServer.nodePort", api.nodePort);
+    run(() => {
+      check(api.serviceType === "NodePort", "apiServer.nodePort", "is only valid with serviceType NodePort");
+      validatePort("apiServer.nodePort", api.nodePort!);
+    });
   }
-  if (api.port !== undefined) validatePort("apiServer.port", api.port);
-  if (api.serviceSubnet !== undefined) validateCidr("apiServer.serviceSubnet", api.serviceSubnet);
-  if (api.externalEndpoint !== undefined) {
-    // a bare host (no port) means the apiserver port
-    if (/^\[.*\]:\d+$|^[^:]+:\d+$/.test(api.externalEndpoint)) {
-      validateHostPort("apiServer.externalEndpoint", api.externalEndpoint);
-    } else {
-      validateHost("apiServer.externalEndpoint", api.externalEndpoint.replace(/^\[(.*)\]$/, "$1"));
-    }
-  }
-  (api.extraSans ?? []).forEach((san, i) =>
-    isIp(san)
-      ? validateIpAddress(`apiServer.extraSans[${i}]`, san)
-      : validateDnsSan(`apiServer.extraSans[${i}]`, san),
-  );
-  validateUnique("apiServer.extraSans", api.extraSans ?? []);
-  if (api.serviceAnnotations) validateAnnotations("apiServer.serviceAnnotations", api.serviceAnnotations);
-  if (config.etcdKeyPrefix !== undefined) {
-    check(
-      /^\/[A-Za-z0-9/_.-]*$/.test(config.etcdKeyPrefix),
-      "etcdKeyPrefix",
-      `${show(config.etcdKeyPrefix)} is not a key prefix`,
-      "an absolute path such as /registry",
+  if (api.port !== undefined) run(() => validatePort("apiServer.port", api.port!));
+  if (api.serviceSubnet !== undefined) run(() => validateCidr("apiServer.serviceSubnet", api.serviceSubnet!));
+  if (api.externalEndpoint !== undefined) run(() => validateExternalEndpoint(api.externalEndpoint!));
+  run(() => {
+    check(Array.isArray(api.extraSans ?? []), "apiServer.extraSans", `${show(api.extraSans)} is not a list`);
+    (api.extraSans ?? []).forEach((san, i) =>
+      run(() =>
+        typeof san !== "string"
+          ? check(false, `apiServer.extraSans[${i}]`, `${show(san)} is not a DNS name or IP address`)
+          : isIp(san)
+            ? validateIpAddress(`apiServer.extraSans[${i}]`, san)
+            : validateDnsSan(`apiServer.extraSans[${i}]`, san),
+      ),
     );
+    validateUnique("apiServer.extraSans", api.extraSans ?? []);
+  });
+  if (api.serviceAnnotations)
+    run(() => validateAnnotations("apiServer.serviceAnnotations", api.serviceAnnotations!));
+  if (config.etcdKeyPrefix !== undefined) {
+    run(() =>
+      check(
+        typeof config.etcdKeyPrefix === "string" && /^\/[A-Za-z0-9/_.-]*$/.test(config.etcdKeyPrefix),
+        "etcdKeyPrefix",
+        `${show(config.etcdKeyPrefix)} is not a key prefix`,
+        "an absolute path such as /registry",
+      ),
+    );
+  }
+  errors.throwIfAny();
+}
+
+/** `host[:port]`; a bare host (no port) means the apiserver port. */
+function validateExternalEndpoint(endpoint: string): void {
+  check(
+    typeof endpoint === "string",
+    "apiServer.externalEndpoint",
+    `${show(endpoint)} is not a string`,
+    "host[:port]",
+  );
+  if (/^\[.*\]:\d+$|^[^:]+:\d+$/.test(endpoint)) {
+    validateHostPort("apiServer.externalEndpoint", endpoint);
+  } else {
+    validateHost("apiServer.externalEndpoint", endpoint.replace(/^\[(.*)\]$/, "$1"));
   }
 }

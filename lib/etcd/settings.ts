@@ -1,7 +1,9 @@
 import { DEFAULT_KARMADA_VERSION, findRelease, resolveImage } from "../catalog";
 import { ResourceRequirements } from "../controlplane/settings";
 import { validateDns1123Label, validateDns1123Subdomain } from "../validation/dns";
-import { ConfigError, check, show } from "../validation/errors";
+import { validateCronSchedule } from "../validation/cron";
+import { ConfigError, ErrorCollector, check, checkAll, show } from "../validation/errors";
+import { requireMap } from "../validation/maps";
 import { entryField, validateAnnotations, validateLabels } from "../validation/labels";
 import { validateInteger } from "../validation/numbers";
 import { checkNotOwned } from "../validation/owned-flags";
@@ -149,6 +151,17 @@ const PULL_POLICIES = ["Always", "IfNotPresent", "Never"] as const;
 
 /** Applies defaults and validates; every problem is a ConfigError naming `<field>.<path>`. */
 export function resolveEtcdInClusterSettings(args: EtcdInClusterArgs, field = "etcd"): EtcdInClusterSettings {
+  // the sections defaults are merged into must be maps, or the merge itself would fail
+  checkAll(
+    () =>
+      args.storage === undefined ||
+      requireMap(`${field}.storage`, args.storage, '{ kind: "pvc", size: "8Gi" }'),
+    () =>
+      args.backup === undefined || requireMap(`${field}.backup`, args.backup, "{ schedule, retain, target }"),
+    () =>
+      args.backup?.target === undefined ||
+      requireMap(`${field}.backup.target`, args.backup.target, '{ kind: "pvc", size: "8Gi" }'),
+  );
   const storage = args.storage ?? {};
   const backup = args.backup;
   const target = backup?.target ?? {};
@@ -202,50 +215,70 @@ export function validateEtcdInClusterSettings(
   s: EtcdInClusterSettings,
   field = "etcd",
 ): EtcdInClusterSettings {
-  validateDns1123Label(`${field}.name`, s.name);
-  check(
-    s.name.length <= ETCD_NAME_MAX,
-    `${field}.name`,
-    `${show(s.name)} is too long`,
-    `at most ${ETCD_NAME_MAX} characters`,
-  );
-  validateDns1123Label(`${field}.namespace`, s.namespace);
-  validateDns1123Subdomain(`${field}.clusterDomain`, s.clusterDomain);
-  validateReplicaCount(`${field}.replicas`, s.replicas);
-  check(
-    typeof s.image === "string" && s.image.trim() !== "",
-    `${field}.image`,
-    `${show(s.image)} is empty`,
-    "an image reference",
-  );
-  check(
-    PULL_POLICIES.includes(s.imagePullPolicy),
-    `${field}.imagePullPolicy`,
-    `unknown policy ${show(s.imagePullPolicy)}`,
-    PULL_POLICIES.join(", "),
-  );
-  validateStorage(`${field}.storage`, s.storage, s.replicas);
-  validateResources(`${field}.resources`, s.resources);
-  validateLabels(`${field}.labels`, s.labels);
-  validateAnnotations(`${field}.annotations`, s.annotations);
-  if (s.priorityClassName !== "") validateDns1123Subdomain(`${field}.priorityClassName`, s.priorityClassName);
-  for (const [name, value] of Object.entries(s.extraArgs)) {
+  const errors = new ErrorCollector();
+  const run = (fn: () => unknown) => errors.attempt(fn);
+  run(() => {
+    validateDns1123Label(`${field}.name`, s.name);
     check(
-      /^[a-z0-9][a-z0-9-.]*$/.test(name),
-      entryField(`${field}.extraArgs`, name),
-      `${show(name)} is not a flag name`,
-      "the flag name without leading dashes, e.g. heartbeat-interval",
+      s.name.length <= ETCD_NAME_MAX,
+      `${field}.name`,
+      `${show(s.name)} is too long`,
+      `at most ${ETCD_NAME_MAX} characters`,
     );
+  });
+  run(() => validateDns1123Label(`${field}.namespace`, s.namespace));
+  run(() => validateDns1123Subdomain(`${field}.clusterDomain`, s.clusterDomain));
+  run(() => validateReplicaCount(`${field}.replicas`, s.replicas));
+  run(() =>
     check(
-      typeof value === "string",
-      entryField(`${field}.extraArgs`, name),
-      `${show(value)} is not a string`,
-      "a string",
+      typeof s.image === "string" && s.image.trim() !== "",
+      `${field}.image`,
+      `${show(s.image)} is empty`,
+      "an image reference",
+    ),
+  );
+  run(() =>
+    check(
+      PULL_POLICIES.includes(s.imagePullPolicy),
+      `${field}.imagePullPolicy`,
+      `unknown policy ${show(s.imagePullPolicy)}`,
+      PULL_POLICIES.join(", "),
+    ),
+  );
+  run(() => validateStorage(`${field}.storage`, s.storage, s.replicas));
+  run(() => validateResources(`${field}.resources`, s.resources));
+  run(() => validateLabels(`${field}.labels`, s.labels));
+  run(() => validateAnnotations(`${field}.annotations`, s.annotations));
+  if (s.priorityClassName !== "")
+    run(() => validateDns1123Subdomain(`${field}.priorityClassName`, s.priorityClassName));
+  run(() => {
+    check(
+      typeof s.extraArgs === "object" && s.extraArgs !== null && !Array.isArray(s.extraArgs),
+      `${field}.extraArgs`,
+      `${show(s.extraArgs)} is not a map of flags`,
+      '{ "flag-name": "value" }',
     );
-  }
-  checkNotOwned(`${field}.extraArgs`, s.extraArgs, { name: "the EtcdCluster", flags: ETCD_OWNED_FLAGS });
-  quotaBytes(`${field}.quotaBackendBytes`, s.quotaBackendBytes);
-  if (s.backup) validateBackup(`${field}.backup`, s.backup);
+    for (const [name, value] of Object.entries(s.extraArgs)) {
+      run(() => {
+        check(
+          /^[a-z0-9][a-z0-9-.]*$/.test(name),
+          entryField(`${field}.extraArgs`, name),
+          `${show(name)} is not a flag name`,
+          "the flag name without leading dashes, e.g. heartbeat-interval",
+        );
+        check(
+          typeof value === "string",
+          entryField(`${field}.extraArgs`, name),
+          `${show(value)} is not a string`,
+          "a string",
+        );
+      });
+    }
+    checkNotOwned(`${field}.extraArgs`, s.extraArgs, { name: "the EtcdCluster", flags: ETCD_OWNED_FLAGS });
+  });
+  run(() => quotaBytes(`${field}.quotaBackendBytes`, s.quotaBackendBytes));
+  if (s.backup) run(() => validateBackup(`${field}.backup`, s.backup!));
+  errors.throwIfAny();
   return s;
 }
 
@@ -300,13 +333,7 @@ function validateStorage(field: string, storage: EtcdStorage, replicas: number):
 }
 
 function validateBackup(field: string, backup: EtcdBackupSettings): void {
-  const fields = backup.schedule.trim().split(/\s+/);
-  check(
-    fields.length === 5 || /^@(hourly|daily|weekly|monthly|yearly|annually|midnight)$/.test(backup.schedule),
-    `${field}.schedule`,
-    `${show(backup.schedule)} is not a cron schedule`,
-    'five fields like "0 */6 * * *", or @hourly/@daily/@weekly/@monthly',
-  );
+  validateCronSchedule(`${field}.schedule`, backup.schedule);
   validateInteger(`${field}.retain`, backup.retain, 1, 1000);
   check(
     typeof backup.toolsImage === "string" && backup.toolsImage.trim() !== "",

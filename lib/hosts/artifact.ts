@@ -48,6 +48,12 @@ export function resolveArtifact(
       `${show(given.path)} is not a safe absolute path`,
       "/[A-Za-z0-9._+@/-]*",
     );
+    check(
+      !given.path.split("/").includes(".."),
+      `${field}.path`,
+      `${show(given.path)} climbs out with ".."`,
+      "a path without .. segments",
+    );
     return { kind: "path", path: given.path, sha256: given.sha256 };
   }
   const url = given.url ?? defaultUrl;

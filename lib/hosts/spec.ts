@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigError, check, show } from "../validation/errors";
+import { ConfigError, ErrorCollector, check, show } from "../validation/errors";
+import { validateSshPrivateKey } from "./ssh-key";
 import { SAFE_PATH } from "./shell";
 
 /** A jump host the SSH connection goes through. */
@@ -143,6 +144,8 @@ export function resolveHost(host: HostSpec, field: string): ResolvedHost {
   const user = host.user ?? "root";
   check(USER.test(user), `${field}.user`, `${show(user)} is not a user name`, "[a-z_][a-z0-9_-]*");
   check(host.privateKey !== undefined && host.privateKey !== "", `${field}.privateKey`, "is required");
+  // a plain key is parsed now; a secret Output (stack config) is checked by the stack program
+  if (typeof host.privateKey === "string") validateSshPrivateKey(`${field}.privateKey`, host.privateKey);
   if (host.hostKey !== undefined) {
     check(
       HOST_KEY.test(host.hostKey),
@@ -177,7 +180,10 @@ export function resolveHost(host: HostSpec, field: string): ResolvedHost {
  */
 export function resolveHosts(hosts: readonly HostSpec[], field: string): ResolvedHost[] {
   check(Array.isArray(hosts) && hosts.length > 0, field, "must list at least one host");
-  const resolved = hosts.map((host, i) => resolveHost(host, `${field}[${i}]`));
+  // every host's problems at once
+  const errors = new ErrorCollector();
+  const resolved = hosts.map((host, i) => errors.attempt(() => resolveHost(host, `${field}[${i}]`))!);
+  errors.throwIfAny();
   const byName = new Map<string, number>();
   const byEndpoint = new Map<string, number>();
   resolved.forEach((host, i) => {

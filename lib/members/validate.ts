@@ -1,7 +1,8 @@
 import { isDns1123Label, validateDns1123Label } from "../validation/dns";
-import { ConfigError, check, show } from "../validation/errors";
+import { ConfigError, ErrorCollector, check, checkAll, show } from "../validation/errors";
 import { validateUnique } from "../validation/duplicates";
 import { validateLabelKey, validateLabelValue } from "../validation/labels";
+import { requireMap } from "../validation/maps";
 import { validateInteger } from "../validation/numbers";
 import { OwnedFlags, checkNotOwned } from "../validation/owned-flags";
 import { validateHttpsUrl } from "../validation/urls";
@@ -65,6 +66,7 @@ export const AGENT_OWNED_FLAGS: OwnedFlags = {
 };
 
 function validatePull(pull: PullOptions): void {
+  requireMap("pull", pull, "{ identity, replicas, extraArgs, … }");
   if (pull.replicas !== undefined) validateInteger("pull.replicas", pull.replicas, 1);
   if (pull.identity !== undefined) {
     check(
@@ -99,6 +101,7 @@ function validatePull(pull: PullOptions): void {
 }
 
 function validateRule(field: string, rule: PolicyRule): void {
+  requireMap(field, rule, "{ apiGroups, resources, verbs } or { nonResourceURLs, verbs }");
   check(
     Array.isArray(rule.verbs) && rule.verbs.length > 0,
     `${field}.verbs`,
@@ -127,57 +130,93 @@ function validateRule(field: string, rule: PolicyRule): void {
  * the field. Cross-field rules: `pull` only with Pull mode, `extraRules` only with `leastPrivilege`.
  */
 export function validateMemberConfig(config: MemberRegistrationConfig): void {
-  validateClusterName("clusterName", config.clusterName);
-  check(
-    SYNC_MODES.includes(config.mode),
-    "mode",
-    `unknown sync mode ${show(config.mode)}`,
-    SYNC_MODES.join(", "),
-  );
-  validateHttpsUrl("apiEndpoint", config.apiEndpoint);
-  if (config.provider !== undefined) validateLabelValue("provider", config.provider);
-  if (config.region !== undefined) validateLabelValue("region", config.region);
-  (config.zones ?? []).forEach((zone, i) => validateLabelValue(`zones[${i}]`, zone));
-  validateUnique("zones", config.zones ?? []);
-  (config.taints ?? []).forEach((taint, i) => {
-    validateLabelKey(`taints[${i}].key`, taint.key);
-    if (taint.value !== undefined) validateLabelValue(`taints[${i}].value`, taint.value);
+  const errors = new ErrorCollector();
+  const run = (fn: () => unknown) => errors.attempt(fn);
+  run(() => validateClusterName("clusterName", config.clusterName));
+  run(() =>
     check(
-      CLUSTER_TAINT_EFFECTS.includes(taint.effect),
-      `taints[${i}].effect`,
-      `unsupported effect ${show(taint.effect)}`,
-      CLUSTER_TAINT_EFFECTS.join(", "),
-    );
+      SYNC_MODES.includes(config.mode),
+      "mode",
+      `unknown sync mode ${show(config.mode)}`,
+      SYNC_MODES.join(", "),
+    ),
+  );
+  run(() => validateHttpsUrl("apiEndpoint", config.apiEndpoint));
+  if (config.provider !== undefined) run(() => validateLabelValue("provider", config.provider!));
+  if (config.region !== undefined) run(() => validateLabelValue("region", config.region!));
+  run(() => {
+    check(Array.isArray(config.zones ?? []), "zones", `${show(config.zones)} is not a list`);
+    (config.zones ?? []).forEach((zone, i) => run(() => validateLabelValue(`zones[${i}]`, zone)));
+    validateUnique("zones", config.zones ?? []);
   });
-  validateUnique("taints", config.taints ?? [], (t) => `${t.key}:${t.effect}`);
-  if (config.proxyURL !== undefined) validateProxyUrl("proxyURL", config.proxyURL);
-  const permissions = config.permissions ?? "full";
-  check(
-    MEMBER_PERMISSIONS.includes(permissions),
-    "permissions",
-    `unknown permission set ${show(permissions)}`,
-    MEMBER_PERMISSIONS.join(", "),
-  );
-  if ((config.extraRules ?? []).length > 0) {
-    check(
-      permissions === "leastPrivilege",
-      "extraRules",
-      "only adds to the leastPrivilege role",
-      'permissions: "leastPrivilege"',
+  run(() => {
+    check(Array.isArray(config.taints ?? []), "taints", `${show(config.taints)} is not a list`);
+    (config.taints ?? []).forEach((taint, i) =>
+      run(() => {
+        check(typeof taint === "object" && taint !== null, `taints[${i}]`, `${show(taint)} is not a taint`);
+        checkAll(
+          () => validateLabelKey(`taints[${i}].key`, taint.key),
+          () => taint.value !== undefined && validateLabelValue(`taints[${i}].value`, taint.value),
+          () =>
+            check(
+              CLUSTER_TAINT_EFFECTS.includes(taint.effect),
+              `taints[${i}].effect`,
+              `unsupported effect ${show(taint.effect)}`,
+              CLUSTER_TAINT_EFFECTS.join(", "),
+            ),
+        );
+      }),
     );
-    config.extraRules!.forEach((rule, i) => validateRule(`extraRules[${i}]`, rule));
+    validateUnique("taints", config.taints ?? [], (t) => `${t.key}:${t.effect}`);
+  });
+  if (config.proxyURL !== undefined) run(() => validateProxyUrl("proxyURL", config.proxyURL!));
+  const permissions = config.permissions ?? "full";
+  run(() =>
+    check(
+      MEMBER_PERMISSIONS.includes(permissions),
+      "permissions",
+      `unknown permission set ${show(permissions)}`,
+      MEMBER_PERMISSIONS.join(", "),
+    ),
+  );
+  const rulesGiven = config.extraRules !== undefined;
+  if (rulesGiven) {
+    run(() =>
+      check(
+        Array.isArray(config.extraRules),
+        "extraRules",
+        `${show(config.extraRules)} is not a list`,
+        "a list of RBAC rules",
+      ),
+    );
+  }
+  if (Array.isArray(config.extraRules) && config.extraRules.length > 0) {
+    run(() =>
+      check(
+        permissions === "leastPrivilege",
+        "extraRules",
+        "only adds to the leastPrivilege role",
+        'permissions: "leastPrivilege"',
+      ),
+    );
+    config.extraRules!.forEach((rule, i) => run(() => validateRule(`extraRules[${i}]`, rule)));
   }
   if (config.insecureSkipTLSVerification) {
-    check(
-      config.mode === "Push",
-      "insecureSkipTLSVerification",
-      "only applies to push mode (karmada-agent records its in-cluster connection, which verifies)",
-      'mode: "Push"',
+    run(() =>
+      check(
+        config.mode === "Push",
+        "insecureSkipTLSVerification",
+        "only applies to push mode (karmada-agent records its in-cluster connection, which verifies)",
+        'mode: "Push"',
+      ),
     );
   }
   if (config.pull !== undefined) {
-    check(config.mode === "Pull", "pull", `is given but mode is ${show(config.mode)}`, 'mode: "Pull"');
-    validatePull(config.pull);
+    run(() =>
+      check(config.mode === "Pull", "pull", `is given but mode is ${show(config.mode)}`, 'mode: "Pull"'),
+    );
+    run(() => validatePull(config.pull!));
   }
-  validateInteger("credentialGeneration", config.credentialGeneration ?? 0, 0);
+  run(() => validateInteger("credentialGeneration", config.credentialGeneration ?? 0, 0));
+  errors.throwIfAny();
 }

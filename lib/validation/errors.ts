@@ -31,5 +31,89 @@ export function check(
 /** Formats a value for an error message: strings quoted, everything else as JSON (NaN/Infinity as such). */
 export function show(value: unknown): string {
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
-  return typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  if (typeof value === "string") return JSON.stringify(value);
+  // a class instance (a Resource, an Output) is named, never serialized: it may be circular or huge
+  const type = typeof value === "object" && value !== null ? value.constructor?.name : undefined;
+  if (type && type !== "Object" && type !== "Array") return `a ${type}`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Every problem found in one input, reported together: the user fixes them in one round instead of one
+ * `pulumi preview` per mistake. A ConfigError itself (field and problem of the first), so callers that
+ * catch ConfigError keep working; `errors` holds each problem with its full field path.
+ */
+export class ConfigErrors extends ConfigError {
+  constructor(
+    /** What was validated, e.g. `KarmadaControlPlane "karmada"`; empty inside a validator. */
+    public readonly subject: string,
+    public readonly errors: readonly ConfigError[],
+  ) {
+    super(errors[0].field, errors[0].problem, errors[0].allowed);
+    const prefix = subject ? `${subject}: ` : "";
+    this.message =
+      errors.length === 1
+        ? `${prefix}${errors[0].message}`
+        : `${prefix}${errors.length} invalid settings:\n${errors.map((e) => `  - ${e.message}`).join("\n")}`;
+    this.name = "ConfigErrors";
+  }
+}
+
+/** Every ConfigError inside `error` (a ConfigError or ConfigErrors), or none for anything else. */
+export function configErrorsOf(error: unknown): readonly ConfigError[] {
+  if (error instanceof ConfigErrors) return error.errors;
+  if (error instanceof ConfigError) return [error];
+  return [];
+}
+
+/** `error`'s ConfigErrors with `prefix.` before each field (a sub-validator's paths made full). */
+export function prefixed(prefix: string, error: ConfigError): ConfigError[] {
+  return configErrorsOf(error).map(
+    (e) => new ConfigError(prefix ? `${prefix}.${e.field}` : e.field, e.problem, e.allowed),
+  );
+}
+
+/**
+ * Collects the ConfigErrors of independent checks so that all of them are reported, not only the first.
+ * A check that needs an earlier one's result runs inside the same `attempt`.
+ */
+export class ErrorCollector {
+  readonly errors: ConfigError[] = [];
+
+  /** Runs `fn`; ConfigErrors are recorded and `undefined` returned, anything else is rethrown. */
+  attempt<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      this.errors.push(...configErrorsOf(error));
+      return undefined;
+    }
+  }
+
+  /** Records a problem directly. */
+  add(error: ConfigError): void {
+    this.errors.push(error);
+  }
+
+  /**
+   * Throws what was recorded: the single ConfigError as it is, several as one ConfigErrors, each with
+   * its field. `subject` names the component when reporting to the user.
+   */
+  throwIfAny(subject = ""): void {
+    if (this.errors.length === 0) return;
+    if (this.errors.length === 1 && !subject) throw this.errors[0];
+    throw new ConfigErrors(subject, this.errors);
+  }
+}
+
+/** Runs independent checks and reports every failure together (see {@link ErrorCollector}). */
+export function checkAll(...checks: (() => unknown)[]): void {
+  const collector = new ErrorCollector();
+  for (const run of checks) collector.attempt(run);
+  collector.throwIfAny();
 }

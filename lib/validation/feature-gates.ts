@@ -12,6 +12,28 @@ export function validateFeatureGates(
   field: string,
   gates: Readonly<Record<string, boolean>>,
 ): Readonly<Record<string, boolean>> {
+  if (typeof gates === "string") {
+    // Object.entries of a string would walk its characters and blame the first one
+    const hint = (() => {
+      try {
+        return ` such as ${JSON.stringify(parseFeatureGates(field, gates))}`;
+      } catch {
+        return "";
+      }
+    })();
+    throw new ConfigError(
+      field,
+      `${show(gates)} is a string; give a map of gate name to boolean${hint}`,
+      "{ Name: true|false }",
+    );
+  }
+  if (typeof gates !== "object" || gates === null || Array.isArray(gates)) {
+    throw new ConfigError(
+      field,
+      `${show(gates)} is not a map of gate name to boolean`,
+      "{ Name: true|false }",
+    );
+  }
   for (const [name, enabled] of Object.entries(gates)) {
     if (!FEATURE_GATE_NAME.test(name)) {
       throw new ConfigError(entryField(field, name), `${show(name)} is not a feature gate name`, NAME_FORM);

@@ -1,5 +1,6 @@
 import { isDns1123Subdomain } from "./dns";
 import { ConfigError, show } from "./errors";
+import { requireMap } from "./maps";
 
 // k8s.io/apimachinery IsQualifiedName / IsValidLabelValue.
 const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
@@ -13,6 +14,13 @@ const VALUE_FORM = "empty, or at most 63 alphanumerics, '-', '_' or '.', startin
 
 /** Path of a map entry in error messages: `labels["app.kubernetes.io/name"]`. */
 export const entryField = (field: string, key: string): string => `${field}[${JSON.stringify(key)}]`;
+
+/**
+ * Path of a keyed setting: `components.scheduler` for identifier keys, `components[""]` (as
+ * {@link entryField}) for anything else, so the path always names the key that was given.
+ */
+export const keyField = (field: string, key: string): string =>
+  /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${field}.${key}` : entryField(field, key);
 
 /** True for a Kubernetes qualified name (`[prefix/]name`): label and annotation keys, resource names. */
 export function isQualifiedName(value: string): boolean {
@@ -33,6 +41,14 @@ export function validateLabelKey(field: string, key: string): string {
   if (typeof key !== "string" || !isQualifiedName(key)) {
     throw new ConfigError(field, `${show(key)} is not a valid key`, KEY_FORM);
   }
+  // valid for Kubernetes, but cdk8s cannot render a map holding a key such as `constructor`
+  if (key in Object.prototype) {
+    throw new ConfigError(
+      field,
+      `${show(key)} is a JavaScript object property name the manifest renderer cannot emit`,
+      "any other key, e.g. with a prefix: example.com/" + key,
+    );
+  }
   return key;
 }
 
@@ -49,6 +65,7 @@ export function validateLabels(
   field: string,
   labels: Readonly<Record<string, string>>,
 ): Readonly<Record<string, string>> {
+  requireMap(field, labels, '{ "key": "value" }');
   for (const [key, value] of Object.entries(labels)) {
     validateLabelKey(entryField(field, key), key);
     validateLabelValue(entryField(field, key), value);
@@ -61,6 +78,7 @@ export function validateAnnotations(
   field: string,
   annotations: Readonly<Record<string, string>>,
 ): Readonly<Record<string, string>> {
+  requireMap(field, annotations, '{ "key": "value" }');
   let bytes = 0;
   for (const [key, value] of Object.entries(annotations)) {
     validateLabelKey(entryField(field, key), key);

@@ -1,9 +1,10 @@
 import { resolveHost } from "../../hosts/spec";
-import { check, ConfigError, show } from "../../validation/errors";
+import { check, ConfigError, ErrorCollector, show } from "../../validation/errors";
 import { ComponentConfig, ControlPlaneConfig } from "../config";
 import { resolveControlPlaneSettings } from "../defaults";
 import { ControlPlaneSettings } from "../settings";
 import { validateControlPlaneConfig } from "../validate";
+import { keyField } from "../../validation/labels";
 import { ControlPlaneHostsConfig } from "./config";
 import { ControlPlaneHostsSettings, resolveControlPlaneHostsSettings } from "./settings";
 
@@ -42,27 +43,40 @@ export function hostsModeControlPlaneConfig(
     "hosts.machines",
     "must list at least one host",
   );
+  const errors = new ErrorCollector();
   for (const [key, component] of Object.entries(config.components ?? {})) {
     for (const field of POD_ONLY_FIELDS) {
       if (component?.[field] !== undefined) {
-        throw new ConfigError(
-          `components.${key}.${field}`,
-          "does not apply in hosts mode: one process runs on each of hosts.machines",
-          'mode "containerized" for pod settings',
+        errors.add(
+          new ConfigError(
+            `${keyField("components", key)}.${field}`,
+            "does not apply in hosts mode: one process runs on each of hosts.machines",
+            'mode "containerized" for pod settings',
+          ),
         );
       }
     }
   }
   for (const field of SERVICE_ONLY_FIELDS) {
     if (config.apiServer?.[field] !== undefined) {
-      throw new ConfigError(
-        `apiServer.${field}`,
-        "does not apply in hosts mode: there is no host-cluster Service",
-        "apiServer.externalEndpoint for the VIP or DNS name in front of the hosts",
+      errors.add(
+        new ConfigError(
+          `apiServer.${field}`,
+          "does not apply in hosts mode: there is no host-cluster Service",
+          "apiServer.externalEndpoint for the VIP or DNS name in front of the hosts",
+        ),
       );
     }
   }
-  check(config.images === undefined, "images", "does not apply in hosts mode (no images)", "hosts.binaries");
+  errors.attempt(() =>
+    check(
+      config.images === undefined,
+      "images",
+      "does not apply in hosts mode (no images)",
+      "hosts.binaries",
+    ),
+  );
+  errors.throwIfAny();
   const external = config.apiServer?.externalEndpoint;
   if (external === undefined) {
     check(
@@ -115,8 +129,13 @@ export function resolveControlPlaneMode(
     'only applies to mode "hosts"',
     'mode: "hosts"',
   );
-  const adapted = mode === "hosts" ? hostsModeControlPlaneConfig(config, config.hosts) : config;
-  validateControlPlaneConfig(adapted);
+  // the hosts-mode refusals and the general checks are independent: report both
+  const errors = new ErrorCollector();
+  const adapted =
+    mode === "hosts" ? errors.attempt(() => hostsModeControlPlaneConfig(config, config.hosts)) : config;
+  errors.attempt(() => validateControlPlaneConfig(adapted ?? config));
+  errors.throwIfAny();
+  if (adapted === undefined) throw new Error("unreachable: hosts-mode errors were thrown");
   const settings = resolveControlPlaneSettings(name, adapted, { endpoints: etcdEndpoints });
   return {
     mode,

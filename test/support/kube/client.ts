@@ -46,20 +46,7 @@ export function apiRequest(
           ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }
           : {},
       },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk) => (text += chunk));
-        res.on("end", () => {
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            // not JSON (e.g. /readyz)
-          }
-          resolve({ status: res.statusCode ?? 0, body: parsed });
-        });
-      },
+      (res) => readResponse(res).then(resolve, reject),
     );
     req.on("timeout", () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs} ms`)));
     req.on("error", reject);
@@ -127,4 +114,25 @@ export function credentialsFromKubeconfig(kubeconfigText: string): ApiCredential
     certPem: decode(kubeconfig.users[0].user["client-certificate-data"]),
     keyPem: decode(kubeconfig.users[0].user["client-key-data"]),
   };
+}
+
+/** Status and body of a response: the body parsed as JSON when it is JSON (e.g. not /readyz's text). */
+export function readResponse(
+  res: import("http").IncomingMessage,
+): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    res.setEncoding("utf8");
+    res.on("data", (chunk) => (text += chunk));
+    res.on("error", reject);
+    res.on("end", () => {
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      resolve({ status: res.statusCode ?? 0, body: parsed });
+    });
+  });
 }

@@ -6,3 +6,4 @@ export * from "./options";
 export * from "./pki";
 export * from "./processes";
 export * from "./objects";
+export * from "./dryRun";

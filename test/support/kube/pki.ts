@@ -55,7 +55,7 @@ export function generateCa(dir: string, commonName: string, name = "ca"): CaPair
       "rsa:2048",
       "-nodes",
       "-days",
-      "365",
+      "3650",
       "-keyout",
       `${name}.key`,
       "-out",

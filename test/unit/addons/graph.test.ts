@@ -1,5 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import { Addon } from "../../../components/addon";
+import { MemberRegistration } from "../../../components/memberRegistration";
+import { simulateControllers } from "../members/simulate";
 import { buildEstate, Estate } from "../../support/estate";
 import { find, Registration, settle } from "../../support/mocks";
 
@@ -39,6 +41,20 @@ describe("Addon", () => {
       kubeconfig: `kubeconfig-of-${c}`,
     }));
     const cp = estate.controlPlane;
+    // the estimator serves registered members only: register both (stand-in token controllers)
+    simulateControllers();
+    for (const m of members) {
+      new MemberRegistration(
+        m.clusterName,
+        {
+          clusterName: m.clusterName,
+          mode: "Push",
+          apiEndpoint: `https://${m.clusterName}.example:6443`,
+          controlPlane: cp,
+        },
+        { provider: m.provider },
+      );
+    }
     const addons = [
       new Addon("search", { kind: "search", controlPlane: cp, etcd: estate.etcd }),
       new Addon("metrics", { kind: "metricsAdapter", controlPlane: cp, overrides: { replicas: 3 } }),

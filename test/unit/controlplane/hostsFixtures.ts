@@ -13,10 +13,11 @@ import {
 import { ControlPlaneSettings } from "../../../lib/controlplane/settings";
 import { validateControlPlaneConfig } from "../../../lib/controlplane/validate";
 import { FIXTURE_CRD_SOURCE } from "../../support/estate";
+import { TEST_SSH_KEY } from "../../support/sshKey";
 import { Registration, recordResources, settle } from "../../support/mocks";
 
-/** A throw-away string standing in for an SSH key: it must never appear in a script. */
-export const SSH_KEY = "ssh-key-never-in-a-script";
+/** A throw-away SSH key: it must never appear in a script. */
+export const SSH_KEY = TEST_SSH_KEY;
 
 export const ETCD_ENDPOINTS = ["https://10.0.1.11:2379", "https://10.0.1.12:2379", "https://10.0.1.13:2379"];
 

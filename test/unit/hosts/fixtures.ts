@@ -1,10 +1,10 @@
+import { TEST_SSH_KEY } from "../../support/sshKey";
 import { EtcdHostsPlan, planEtcdHosts } from "../../../lib/etcd/hosts/plan";
 import { EtcdHostsArgs, EtcdHostsSettings, resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
 import { HostSpec } from "../../../lib/hosts/spec";
 
-/** A private key string that must never appear in any generated script. */
-export const SECRET_KEY =
-  "-----BEGIN OPENSSH PRIVATE KEY-----\nnever-in-a-script\n-----END OPENSSH PRIVATE KEY-----";
+/** A private key that must never appear in any generated script. */
+export const SECRET_KEY = TEST_SSH_KEY;
 
 /** `count` hosts 10.0.0.1… (addresses only appear in generated text: nothing connects to them). */
 export function hosts(count: number, root?: (i: number) => string): HostSpec[] {

@@ -1,3 +1,4 @@
+import { TEST_SSH_KEY } from "../../support/sshKey";
 /**
  * The member script run for real on an initialised member (a stand-in etcd that only listens on the
  * peer port, under the real supervisor): a new cluster token alone never rewrites the config nor
@@ -17,7 +18,7 @@ const PEER_PORT = 23800;
 describe("member script on an initialised member", () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "pk-member-"));
   const args = (extra: Partial<EtcdHostsArgs> = {}): EtcdHostsArgs => ({
-    hosts: [{ name: "solo", address: ADDRESS, privateKey: "unused", root }],
+    hosts: [{ name: "solo", address: ADDRESS, privateKey: TEST_SSH_KEY, root }],
     serviceManager: "supervisor",
     clientPort: 23790,
     peerPort: PEER_PORT,

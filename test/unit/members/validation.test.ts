@@ -150,7 +150,7 @@ describe("MemberRegistration construction errors", () => {
         ),
     );
     expect(error.field).toBe("clusterName");
-    expect(error.message).toMatch(/"twice" is already registered by "first"/);
+    expect(error.message).toMatch(/"twice" is already registered with "karmada" by "first"/);
   });
 
   it("needs the member's provider, and not the Karmada one", () => {

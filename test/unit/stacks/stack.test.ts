@@ -24,6 +24,7 @@ describe("stacks/ program (config-driven)", () => {
         "karmada:memberKubeconfigs": { "edge-1": member("edge-1"), "edge-2": member("edge-2") },
         "karmada:addons": [
           { name: "descheduler", kind: "descheduler" },
+          { name: "estimator", kind: "schedulerEstimator" },
           {
             name: "team-namespace",
             kind: "manifests",
@@ -62,6 +63,45 @@ describe("stacks/ program (config-driven)", () => {
     );
     expect(teamNamespaces.map((r) => r.provider.split("::").pop()?.split("::")[0]).length).toBe(2);
     expect(new Set(teamNamespaces.map((r) => r.provider)).size).toBe(2);
+  });
+
+  it("gives the scheduler estimator every member with its kubeconfig, kept secret", () => {
+    const objects = kubeObjects(records);
+    for (const cluster of ["edge-1", "edge-2"]) {
+      expect(objects.get(`Deployment/karmada-system/karmada-scheduler-estimator-${cluster}`)).toBeDefined();
+    }
+    const kubeconfigSecrets = records.filter(
+      (r) =>
+        r.type === "kubernetes:core/v1:Secret" &&
+        /estimator/.test(r.name) &&
+        JSON.stringify(r.inputs).includes("# edge-"),
+    );
+    expect(kubeconfigSecrets.length).toBe(2);
+    for (const secret of kubeconfigSecrets) expect(secret.secretPaths.length).toBeGreaterThan(0);
+  });
+
+  it("checks secret settings before anything registers, never quoting them", async () => {
+    const { validateStackSecrets } = await import("../../../stacks/config");
+    const members = [{ clusterName: "edge-1", mode: "Push" as const, apiEndpoint: "https://10.0.1.1:6443" }];
+    const attempt = (plain: { sshPrivateKey?: string; memberKubeconfigs?: string }) => {
+      try {
+        validateStackSecrets(plain, { members });
+        return undefined;
+      } catch (error) {
+        return error as Error;
+      }
+    };
+    const missing = attempt({ memberKubeconfigs: JSON.stringify({ "edge-l": "secret-kubeconfig" }) });
+    expect(missing?.message).toMatch(/karmada:memberKubeconfigs\.edge-1: is missing/);
+    expect(missing?.message).toMatch(/karmada:memberKubeconfigs\.edge-l: belongs to no member/);
+    expect(missing?.message).not.toContain("secret-kubeconfig");
+    const publicKey = attempt({
+      sshPrivateKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA user@host",
+      memberKubeconfigs: JSON.stringify({ "edge-1": "k" }),
+    });
+    expect(publicKey?.message).toMatch(/invalid karmada:sshPrivateKey: .*public key/);
+    expect(publicKey?.message).not.toContain("AAAAC3NzaC1lZDI1NTE5AAAAIA");
+    expect(attempt({ memberKubeconfigs: JSON.stringify({ "edge-1": "k" }) })).toBeUndefined();
   });
 
   it("rejects unknown stack settings by name", async () => {

@@ -53,9 +53,32 @@ describe("validateResources", () => {
   it("accepts standard and extended resources with requests within limits", () => {
     const resources = {
       requests: { cpu: "500m", memory: "1Gi", "example.com/gpu": "1" },
-      limits: { cpu: "1", memory: "1024Mi" },
+      limits: { cpu: "1", memory: "1024Mi", "example.com/gpu": "1" },
     };
     expect(validateResources("resources", resources)).toBe(resources);
+  });
+
+  it.each([
+    [{ requests: { "example.com/gpu": "1" } }, 'r.requests["example.com/gpu"]', /has no limit/],
+    [
+      { requests: { "example.com/gpu": "1" }, limits: { "example.com/gpu": "2" } },
+      'r.requests["example.com/gpu"]',
+      /differs from limit/,
+    ],
+    [{ limits: { "example.com/gpu": "1.5" } }, 'r.limits["example.com/gpu"]', /not a whole number/],
+    [{ limits: { toString: "1" } }, "r.limits.toString", /not a resource name/],
+    [{ limits: { "kubernetes.io/thing": "1" } }, 'r.limits["kubernetes.io/thing"]', /not a resource name/],
+    [
+      { limits: { "hugepages-2Mi": "3Mi", memory: "1Gi" } },
+      'r.limits["hugepages-2Mi"]',
+      /whole number of 2Mi pages/,
+    ],
+    [{ limits: { "hugepages-2Mi": "4Mi" } }, "r", /without cpu or memory/],
+    [{ requests: "cpu=1" }, "r.requests", /is not a map/],
+  ])("refuses what the API server would: %j", (resources, field, problem) => {
+    const error = configError(() => validateResources("r", resources as never));
+    expect(error.field).toBe(field);
+    expect(error.message).toMatch(problem);
   });
 
   it("rejects a request above its limit, naming both", () => {

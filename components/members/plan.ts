@@ -1,0 +1,94 @@
+import * as pulumi from "@pulumi/pulumi";
+import { MemberSettings, resolveMemberSettings } from "../../lib/members/config";
+import { validateMemberConfig } from "../../lib/members/validate";
+import { ConfigError, ErrorCollector, show } from "../../lib/validation/errors";
+import { KarmadaControlPlane } from "../karmadaControlPlane";
+import type { MemberRegistrationArgs } from "../memberRegistration";
+import { providerFromOptions, requireComponent } from "../providers";
+import { clusterNameOwner } from "./context";
+
+/** What a registration is built from, known before it registers anything. */
+export interface MemberPlan {
+  readonly controlPlane: KarmadaControlPlane;
+  /** The member cluster's provider. */
+  readonly member: pulumi.ProviderResource;
+  readonly settings: MemberSettings;
+}
+
+/**
+ * Validation of a member registration before it registers anything: its own settings, the control
+ * plane it names (a KarmadaControlPlane of this program, offering what the registration needs), the
+ * member's provider, and the cluster name not yet taken at that control plane — all problems together.
+ */
+export function planMember(
+  name: string,
+  args: MemberRegistrationArgs,
+  opts: pulumi.ComponentResourceOptions,
+): MemberPlan {
+  if (typeof args !== "object" || args === null)
+    throw new ConfigError("args", `${show(args)} is not an object`);
+  const errors = new ErrorCollector();
+  const controlPlane = errors.attempt(() =>
+    requireComponent("controlPlane", args.controlPlane, KarmadaControlPlane, "KarmadaControlPlane"),
+  );
+  errors.attempt(() => validateMemberConfig(args));
+  if (args.caBundle !== undefined && args.mode === "Pull") {
+    errors.add(
+      new ConfigError(
+        "caBundle",
+        "only applies to push mode (the agent uses its in-cluster CA)",
+        'mode: "Push"',
+      ),
+    );
+  }
+  const member = errors.attempt(() => memberProvider(opts, controlPlane));
+  if (controlPlane) {
+    if (args.mode === "Pull" && args.pull?.identity === "bootstrapToken" && !controlPlane.pullModeBootstrap) {
+      errors.add(
+        new ConfigError(
+          "pull.identity",
+          `"bootstrapToken" needs the control plane's bootstrap objects, but ${show(controlPlane.name)} has pullModeBootstrap: false`,
+          'identity "direct", or pullModeBootstrap: true on the control plane',
+        ),
+      );
+    }
+    const owner = clusterNameOwner(controlPlane, args.clusterName);
+    if (owner !== undefined) {
+      errors.add(
+        new ConfigError(
+          "clusterName",
+          `${show(args.clusterName)} is already registered with ${show(controlPlane.name)} by ${show(owner)}`,
+          "a cluster name not yet registered with this control plane",
+        ),
+      );
+    }
+  }
+  errors.throwIfAny(`MemberRegistration ${show(name)}`);
+  return { controlPlane: controlPlane!, member: member!, settings: resolveMemberSettings(args) };
+}
+
+/**
+ * The member's kubernetes provider from the resource options. Never the ambient default, never the
+ * Karmada provider (member objects inside karmada-apiserver would "register" Karmada with itself).
+ */
+function memberProvider(
+  opts: pulumi.ComponentResourceOptions,
+  controlPlane: KarmadaControlPlane | undefined,
+): pulumi.ProviderResource {
+  const provider = providerFromOptions(opts, "kubernetes");
+  if (!provider) {
+    throw new ConfigError(
+      "opts.provider",
+      "MemberRegistration needs the member cluster's kubernetes provider in its resource options",
+      "{ provider: memberProvider } or { providers: { kubernetes: memberProvider } }",
+    );
+  }
+  if (controlPlane && provider === controlPlane.karmadaProvider) {
+    throw new ConfigError(
+      "opts.provider",
+      "is the Karmada provider, not a member cluster's",
+      "the member cluster's provider",
+    );
+  }
+  return provider;
+}

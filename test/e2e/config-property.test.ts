@@ -1,0 +1,897 @@
+/**
+ * Property: every generated configuration — valid values mixed with hostile ones (bad strings, NaN,
+ * huge and fractional numbers, wrong types, unknown keys, owned or odd flags, bad label keys, bad
+ * quantities …) — is either rejected with field-named ConfigErrors (every field a non-empty path that
+ * exists in the input, or names a missing key under an existing object), or produces manifests that the
+ * test bed's real kube-apiserver accepts in a server-side dry run (apply, `dryRun=All`,
+ * `fieldValidation=Strict`). Never a TypeError, never an unhandled rejection.
+ *
+ * Pipelines, as the components run them: control plane (containerized and hosts mode) → host workloads
+ * + the core-kind objects inside karmada-apiserver; in-cluster etcd; member registration (push and pull
+ * objects in the member, core-kind agent objects inside Karmada); built-in addons and the scheduler
+ * estimator. One API server for the file, on 127.0.9.x (this suite's range).
+ */
+import fc from "fast-check";
+import { CONTROL_PLANE_BUILTINS, ControlPlaneBuiltin, validateAddonConfig } from "../../lib/addons/config";
+import {
+  builtinApiObjects,
+  builtinCertificates,
+  builtinSettings,
+  builtinWorkloads,
+} from "../../lib/addons/builtins";
+import { estimatorCertificate, estimatorManifests } from "../../lib/addons/estimator";
+import { RELEASES } from "../../lib/catalog/releases";
+import { COMPONENT_KEYS } from "../../lib/controlplane/config";
+import { resolveControlPlaneSettings } from "../../lib/controlplane/defaults";
+import { externalApiServerUrl } from "../../lib/controlplane/endpoint";
+import { CONTROL_PLANE_OWNED_FLAGS } from "../../lib/controlplane/flags-owned";
+import {
+  hostsCertificates,
+  hostsKarmadaApiOptions,
+  resolveControlPlaneMode,
+} from "../../lib/controlplane/hosts";
+import { ControlPlaneSettings } from "../../lib/controlplane/settings";
+import { ETCD_OWNED_FLAGS } from "../../lib/etcd/flags-owned";
+import { resolveEtcdInClusterSettings } from "../../lib/etcd/settings";
+import type { KubeObject } from "../../lib/kube/apply";
+import { etcdInClusterManifests, etcdInClusterPlacement } from "../../lib/manifests/etcd";
+import { karmadaApiObjects } from "../../lib/manifests/karmada";
+import { namespaceObject } from "../../lib/manifests/namespace";
+import { PLACEHOLDERS, substitute } from "../../lib/manifests/placeholders";
+import { hostWorkloadManifests } from "../../lib/manifests/workloads";
+import { agentCertificateSpec, tokenExpiration } from "../../lib/members/bootstrap";
+import { clusterObject } from "../../lib/members/cluster";
+import { resolveMemberSettings } from "../../lib/members/config";
+import { agentMemberObjects } from "../../lib/members/pull";
+import { memberCredentialObjects, tokenSecretObject } from "../../lib/members/push";
+import { agentKarmadaObjects } from "../../lib/members/rbac";
+import { AGENT_OWNED_FLAGS, validateMemberConfig } from "../../lib/members/validate";
+import { controlPlaneCertificates } from "../../lib/pki/certificates";
+import { ConfigError, ConfigErrors, configErrorsOf } from "../../lib/validation/errors";
+import { e2eTier } from "../support/engine/tier";
+import { DryRunResult, DryRunner, LoopbackCluster, accepted, startCluster } from "../support/kube";
+
+jest.setTimeout(300_000);
+
+const tier = e2eTier(
+  "generated settings dry-run on a real kube-apiserver (test/e2e/config-property.test.ts)",
+  {
+    binaries: ["etcd", "kube-apiserver"],
+  },
+);
+
+/** 127.0.9.x is this suite's own range. */
+const ADDRESS = "127.0.9.10";
+const ETCD_ENDPOINTS = ["https://etcd-client.karmada-system.svc.cluster.local:2379"];
+
+/** Runs per pipeline (≈340 in all): enough to reach most hostile classes, under two minutes on 2 cores. */
+const RUNS = { controlPlane: 120, etcd: 80, members: 80, addons: 60 } as const;
+
+/** API groups a plain kube-apiserver serves: only objects of these kinds are dry-run. */
+const CORE_GROUPS = new Set([
+  "",
+  "apps",
+  "batch",
+  "policy",
+  "rbac.authorization.k8s.io",
+  "admissionregistration.k8s.io",
+  "apiregistration.k8s.io",
+  "discovery.k8s.io",
+  "apiextensions.k8s.io",
+  "certificates.k8s.io",
+]);
+const isCoreKind = (obj: KubeObject): boolean =>
+  CORE_GROUPS.has(String(obj.apiVersion).includes("/") ? String(obj.apiVersion).split("/")[0] : "");
+
+// ---------------------------------------------------------------------------------------------------
+// generators: each field mixes valid values (most of the time) with hostile ones of its class
+
+/** Strings no field should take blindly: blanks, case, unicode, separators, overlong, shell, tokens. */
+const hostileString: fc.Arbitrary<unknown> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      "",
+      " ",
+      "A",
+      "UPPER",
+      "a b",
+      "-a",
+      "a-",
+      "a_b",
+      "a.b",
+      "ünïcødé",
+      "日本",
+      "a\nb",
+      " lead",
+      "trail ",
+      "x".repeat(64),
+      "y".repeat(254),
+      "../etc",
+      "a/b",
+      "a:b",
+      "@@karmada:ca-bundle@@",
+      "1",
+      "true",
+      "$(id)",
+      "'q\"",
+    ),
+  },
+  { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
+  { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 6 }) },
+);
+
+/** A value of the wrong type for almost any field. */
+const wrongType: fc.Arbitrary<unknown> = fc.constantFrom<unknown>(
+  null,
+  0,
+  -1,
+  0.5,
+  NaN,
+  Infinity,
+  true,
+  false,
+  [],
+  ["a"],
+  {},
+  { a: "b" },
+);
+
+/** Numbers at the edges: negative, zero, fractions, NaN, infinities, int32/safe-integer overflow, ports. */
+const hostileNumber: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(
+    -1,
+    0,
+    0.5,
+    1.5,
+    NaN,
+    Infinity,
+    -Infinity,
+    2 ** 31,
+    2 ** 53,
+    1e21,
+    65535,
+    65536,
+    80,
+    30000,
+    32767,
+  ),
+  fc.integer({ min: -10, max: 100_000 }),
+  fc.double(),
+);
+
+/** `valid` most of the time, else a hostile string or a wrong type (or `extra` hostile values). */
+function field<T>(valid: fc.Arbitrary<T>, ...extra: fc.Arbitrary<unknown>[]): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    { weight: 30, arbitrary: valid as fc.Arbitrary<unknown> },
+    { weight: 1, arbitrary: hostileString },
+    { weight: 1, arbitrary: wrongType },
+    ...extra.map((arbitrary) => ({ weight: 1, arbitrary })),
+  );
+}
+
+const oneOf = <T>(...values: T[]) => fc.constantFrom(...values);
+const numberField = (valid: fc.Arbitrary<number>) => field(valid, hostileNumber);
+const boolField = field(fc.boolean(), fc.constantFrom("true", "false", 1, 0));
+
+/** A map with mostly valid keys and values, sometimes hostile ones; sometimes not a map at all. */
+function mapField(
+  keys: fc.Arbitrary<string>,
+  values: fc.Arbitrary<unknown>,
+  maxKeys = 3,
+): fc.Arbitrary<unknown> {
+  const key = fc.oneof(
+    { weight: 20, arbitrary: keys },
+    { weight: 1, arbitrary: hostileString.filter((k): k is string => typeof k === "string") },
+    { weight: 1, arbitrary: oneOf("constructor", "toString", "hasOwnProperty", "valueOf") },
+  );
+  return fc.oneof(
+    { weight: 30, arbitrary: fc.dictionary(key, values, { maxKeys }) },
+    { weight: 1, arbitrary: wrongType },
+    { weight: 1, arbitrary: oneOf("a=b", "Failover=true") },
+  );
+}
+
+/** Adds up to two unknown keys to a record (typos of real ones among them). */
+function withUnknownKeys(
+  record: fc.Arbitrary<Record<string, unknown>>,
+  names: string[],
+): fc.Arbitrary<unknown> {
+  return fc
+    .tuple(
+      record,
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constant({}) },
+        {
+          weight: 1,
+          arbitrary: fc.dictionary(oneOf(...names), fc.oneof(hostileString, wrongType), { maxKeys: 2 }),
+        },
+      ),
+    )
+    .map(([r, extra]) => ({ ...extra, ...r }));
+}
+
+const dnsLabel = field(
+  oneOf("karmada-system", "karmada", "kube-system", "default", "a", "ns-1", "x".repeat(63)),
+);
+const dnsSubdomain = field(oneOf("cluster.local", "example.com", "k8s.internal", "a", `${"a".repeat(63)}.b`));
+const labelKey = oneOf("app", "tier", "example.com/team", "app.kubernetes.io/name", "a.b/c-d_e");
+const labelValue = field(oneOf("x", "", "v1.2", "a-b_c", "z".repeat(63)));
+const labels = mapField(labelKey, labelValue);
+const annotations = mapField(labelKey, field(oneOf("x", "", "some text: with spaces", "ünï", '{"a":1}')));
+const featureGates = mapField(oneOf("Failover", "PropagateDeps", "GracefulEviction", "X1"), boolField);
+const quantity = field(
+  oneOf("100m", "1", "2", "1Gi", "512Mi", "0", "1e3", "1.5", "250m"),
+  oneOf<unknown>("-1", "abc", "1GB", 0.5, 2, "1 Gi"),
+);
+const resourceName = oneOf("cpu", "memory", "ephemeral-storage", "hugepages-2Mi", "example.com/gpu");
+const resources = field(
+  fc.record(
+    { requests: mapField(resourceName, quantity, 2), limits: mapField(resourceName, quantity, 2) },
+    { requiredKeys: [] },
+  ),
+);
+const image = field(
+  oneOf(
+    "registry.local:5000/karmada/x:v1",
+    "nginx",
+    "docker.io/library/busybox:1.37.0",
+    `repo@sha256:${"a".repeat(64)}`,
+  ),
+  oneOf("Repo:Tag", "repo:tag with space", "repo::", "repo:tag\n"),
+);
+const pullPolicy = field(oneOf("Always", "IfNotPresent", "Never"), oneOf("always", "IfNotPresent "));
+
+/** extraArgs: tunables, owned flags, odd names (dashes, spaces, case, prototype names) and odd values. */
+function extraArgs(owned: readonly string[]): fc.Arbitrary<unknown> {
+  const names = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: oneOf("v", "kube-api-qps", "kube-api-burst", "log-file", "max-requests-inflight"),
+    },
+    { weight: 2, arbitrary: oneOf(...owned) },
+    { weight: 1, arbitrary: oneOf("-v", "--v", "V", "a b", "x=y", "", "a.b", "9") },
+  );
+  const values = field(
+    oneOf("1", "2", "true", "", "a b", "--x", "ünï", "a=b,c=d"),
+    fc.constantFrom(5, null, true),
+  );
+  return mapField(names, values);
+}
+
+const componentKey = fc.oneof(
+  { weight: 8, arbitrary: oneOf(...Object.keys(COMPONENT_KEYS)) },
+  {
+    weight: 1,
+    arbitrary: oneOf("karmadaScheduler", "karmada-scheduler", "unknown", "constructor", "toString"),
+  },
+);
+const ownedControlPlaneFlags = [
+  ...new Set(Object.values(CONTROL_PLANE_OWNED_FLAGS).flatMap((t) => Object.keys(t ?? {}))),
+];
+
+const componentConfig = field(
+  withUnknownKeys(
+    fc.record(
+      {
+        enabled: boolField,
+        replicas: numberField(fc.integer({ min: 1, max: 5 })),
+        image,
+        imagePullPolicy: pullPolicy,
+        resources,
+        labels,
+        annotations,
+        featureGates,
+        extraArgs: extraArgs(ownedControlPlaneFlags),
+        priorityClassName: field(oneOf("system-node-critical", "system-cluster-critical", "high", "")),
+      },
+      { requiredKeys: [] },
+    ),
+    ["replica", "Image", "args", "env"],
+  ),
+);
+
+const imageNames = oneOf(
+  "karmada-apiserver",
+  "karmada-scheduler",
+  "kube-controller-manager",
+  "etcd",
+  "karmada-agent",
+);
+const san = field(
+  oneOf("karmada.example.com", "10.0.0.10", "fd00::10", "*.example.com", "localhost"),
+  oneOf("a..b", "*", "300.1.1.1"),
+);
+
+const controlPlaneInput = withUnknownKeys(
+  fc.record(
+    {
+      karmadaVersion: field(
+        oneOf(...RELEASES.map((r) => r.version)),
+        oneOf("v1.0.0", "latest", RELEASES[0].version.replace(/^v/, "")),
+      ),
+      namespace: dnsLabel,
+      clusterDomain: dnsSubdomain,
+      images: field(
+        fc.record(
+          {
+            registry: field(oneOf("registry.local:5000/karmada", "reg.io", "localhost:5000/")),
+            repositories: mapField(imageNames, field(oneOf("mirror.local/x", "a/b/c"))),
+            tags: mapField(imageNames, field(oneOf("v1.2.3", "latest", "sha-abc"))),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+      featureGates,
+      components: mapField(componentKey, componentConfig),
+      apiServer: field(
+        withUnknownKeys(
+          fc.record(
+            {
+              serviceType: field(
+                oneOf("ClusterIP", "NodePort", "LoadBalancer"),
+                oneOf("nodeport", "ExternalName"),
+              ),
+              nodePort: numberField(fc.integer({ min: 30000, max: 32767 })),
+              port: numberField(oneOf(443, 5443, 6443, 8443)),
+              serviceSubnet: field(
+                oneOf("10.96.0.0/12", "10.0.0.0/16", "fd00::/108"),
+                oneOf("10.96.0.0/33", "10.96.0.1/12"),
+              ),
+              externalEndpoint: field(
+                oneOf("karmada.example.com", "10.0.0.10:6443", "[fd00::1]:443", "fd00::1", "10.0.0.10"),
+                oneOf("example.com:0", "example.com:99999", "https://x", "[fd00::1"),
+              ),
+              extraSans: field(fc.array(san, { maxLength: 3 })),
+              loadBalancerClass: field(oneOf("example.com/lb", "service.k8s.aws/nlb")),
+              serviceAnnotations: annotations,
+            },
+            { requiredKeys: [] },
+          ),
+          ["type", "ports", "externalEndpoints"],
+        ),
+      ),
+      etcdKeyPrefix: field(oneOf("/registry", "/karmada", "/"), oneOf("registry", "/a b")),
+      awaitWorkloads: boolField,
+      mode: field(oneOf("containerized", "hosts"), oneOf("Hosts", "binary")),
+      hosts: field(
+        fc.record(
+          {
+            machines: field(
+              fc.array(
+                fc.record(
+                  {
+                    name: field(oneOf("cp1", "cp2", "cp3")),
+                    address: field(oneOf("10.0.0.5", "10.0.0.6", "cp1.example.com", "127.0.0.1", "fd00::5")),
+                    privateKey: fc.constant("ssh-key"),
+                  },
+                  { requiredKeys: ["privateKey"] },
+                ),
+                { maxLength: 3 },
+              ),
+            ),
+            binaries: field(
+              fc.oneof(
+                fc.constant({ path: "/opt/karmada/bin" }),
+                fc.constant({ url: "https://mirror.example.com/k.tar.gz", sha256: "a".repeat(64) }),
+              ),
+            ),
+            serviceManager: field(oneOf("systemd", "supervisor")),
+            webhookEndpoint: field(oneOf("webhook.example.com:8443", "10.0.0.7")),
+            apiServiceHosts: field(
+              fc.record(
+                { aggregatedApiserver: field(oneOf("agg.example.com", "10.0.0.9")) },
+                { requiredKeys: [] },
+              ),
+            ),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  ["replicas", "Namespace", "apiserver", "component", "etcd"],
+);
+
+const etcdInput = withUnknownKeys(
+  fc.record(
+    {
+      name: field(oneOf("etcd", "karmada-etcd", "e", "x".repeat(45))),
+      namespace: dnsLabel,
+      clusterDomain: dnsSubdomain,
+      replicas: numberField(oneOf(1, 3, 5)),
+      image,
+      imagePullPolicy: pullPolicy,
+      storage: field(
+        fc.oneof(
+          fc.record(
+            {
+              kind: field(fc.constant("pvc")),
+              size: quantity,
+              storageClassName: field(oneOf("standard", "fast-ssd")),
+            },
+            { requiredKeys: [] },
+          ),
+          fc.constant({ kind: "emptyDir" }),
+          fc.record({
+            kind: fc.constant("hostPath"),
+            path: field(oneOf("/var/lib/etcd", "/data"), oneOf("/", "rel/x", "/a/../b")),
+          }),
+          fc.record({ kind: oneOf("nfs", "PVC") }),
+        ),
+      ),
+      resources,
+      labels,
+      annotations,
+      priorityClassName: field(oneOf("system-node-critical", "high", "")),
+      extraArgs: extraArgs(Object.keys(ETCD_OWNED_FLAGS)),
+      quotaBackendBytes: field(
+        fc.oneof(oneOf("8Gi", "2Gi", "100Mi"), fc.integer({ min: 1, max: 2 ** 33 })),
+        hostileNumber,
+      ),
+      awaitWorkloads: boolField,
+      deleteDataOnDestroy: boolField,
+      createNamespace: boolField,
+      backup: field(
+        fc.record(
+          {
+            schedule: field(
+              oneOf("0 */6 * * *", "@daily", "*/5 * * * *"),
+              oneOf("* * *", "61 * * * *", "@often"),
+            ),
+            retain: numberField(fc.integer({ min: 1, max: 30 })),
+            target: field(
+              fc.oneof(
+                fc.record(
+                  {
+                    kind: field(fc.constant("pvc")),
+                    size: quantity,
+                    existingClaim: field(oneOf("backups", "etcd-backup")),
+                    storageClassName: field(oneOf("standard")),
+                  },
+                  { requiredKeys: [] },
+                ),
+                fc.record(
+                  {
+                    kind: fc.constant("hostPath"),
+                    path: field(oneOf("/backup", "/var/backups/etcd")),
+                    nodeName: field(oneOf("node-1", "n.example.com")),
+                  },
+                  { requiredKeys: ["kind"] },
+                ),
+              ),
+            ),
+            toolsImage: image,
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  ["replica", "size", "storageClass"],
+);
+
+const policyRule = field(
+  fc.record(
+    {
+      apiGroups: field(fc.array(field(oneOf("", "apps", "*", "example.com")), { maxLength: 2 })),
+      resources: field(fc.array(field(oneOf("pods", "deployments", "*", "pods/log")), { maxLength: 2 })),
+      nonResourceURLs: field(fc.array(field(oneOf("/healthz", "*", "/api/*")), { maxLength: 1 })),
+      verbs: field(fc.array(field(oneOf("get", "list", "*", "create")), { maxLength: 2 })),
+    },
+    { requiredKeys: [] },
+  ),
+);
+
+const memberInput = withUnknownKeys(
+  fc.record(
+    {
+      clusterName: field(oneOf("member-1", "m", "edge-02", "x".repeat(48)), oneOf("x".repeat(49), "Member")),
+      mode: field(oneOf("Push", "Pull"), oneOf("push", "pull")),
+      apiEndpoint: field(
+        oneOf("https://10.0.0.20:6443", "https://member.example.com", "https://[fd00::20]:6443"),
+        oneOf("http://10.0.0.20", "10.0.0.20:6443", "https://"),
+      ),
+      provider: labelValue,
+      region: labelValue,
+      zones: field(fc.array(labelValue, { maxLength: 3 })),
+      taints: field(
+        fc.array(
+          fc.record(
+            {
+              key: field(labelKey),
+              value: labelValue,
+              effect: field(oneOf("NoSchedule", "NoExecute"), oneOf("PreferNoSchedule")),
+            },
+            { requiredKeys: [] },
+          ),
+          { maxLength: 2 },
+        ),
+      ),
+      proxyURL: field(
+        oneOf("http://proxy:3128", "socks5://10.0.0.1:1080", "https://p.example.com"),
+        oneOf("ftp://x", "http://"),
+      ),
+      insecureSkipTLSVerification: boolField,
+      permissions: field(oneOf("full", "leastPrivilege"), oneOf("Full", "admin")),
+      extraRules: field(fc.array(policyRule, { maxLength: 2 })),
+      pull: field(
+        withUnknownKeys(
+          fc.record(
+            {
+              replicas: numberField(fc.integer({ min: 1, max: 3 })),
+              identity: field(oneOf("direct", "bootstrapToken")),
+              extraArgs: extraArgs(Object.keys(AGENT_OWNED_FLAGS)),
+              karmadaApiEndpoint: field(oneOf("https://karmada.example.com:5443", "https://10.0.0.10:32443")),
+              certValidityHours: numberField(oneOf(2, 24, 8760)),
+              reportSecrets: boolField,
+              bootstrapTokenTtlHours: numberField(oneOf(0, 1, 24)),
+              namespace: dnsLabel,
+              createNamespace: boolField,
+            },
+            { requiredKeys: [] },
+          ),
+          ["replica", "image"],
+        ),
+      ),
+      credentialGeneration: numberField(fc.integer({ min: 0, max: 3 })),
+      forceRemove: boolField,
+    },
+    { requiredKeys: ["clusterName", "mode", "apiEndpoint"] },
+  ),
+  ["cluster", "syncMode", "endpoint"],
+);
+
+const addonInput = withUnknownKeys(
+  fc.record(
+    {
+      kind: field(
+        oneOf("descheduler", "search", "metricsAdapter", "schedulerEstimator", "manifests", "helm"),
+        oneOf("estimator"),
+      ),
+      target: field(oneOf("host", "controlPlane", "members")),
+      overrides: field(
+        fc.record(
+          {
+            replicas: numberField(fc.integer({ min: 1, max: 3 })),
+            extraArgs: extraArgs([
+              ...Object.values(CONTROL_PLANE_BUILTINS).flatMap((c) =>
+                Object.keys(CONTROL_PLANE_OWNED_FLAGS[c] ?? {}),
+              ),
+              "kubeconfig",
+              "server-port",
+              "cluster-name",
+            ]),
+          },
+          { requiredKeys: [] },
+        ),
+      ),
+      manifests: field(
+        fc.record({ yaml: fc.constant("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n") }),
+      ),
+      helm: field(
+        fc.record({ chart: field(oneOf("oci://example.com/chart", "./chart")) }, { requiredKeys: [] }),
+      ),
+      // arrays of registrations, as the component takes them (their names hostile)
+      members: fc.array(fc.record({ clusterName: field(oneOf("member-1", "member-2", "m")) }), {
+        maxLength: 2,
+      }),
+    },
+    { requiredKeys: ["kind"] },
+  ),
+  ["type", "override"],
+);
+
+// ---------------------------------------------------------------------------------------------------
+// the pipelines (as the components run them) and the property
+
+/** Settings of a default control plane (what addons and member agents take images and namespace from). */
+const BASE: ControlPlaneSettings = resolveControlPlaneSettings("karmada", {}, { endpoints: ETCD_ENDPOINTS });
+
+/** Placeholders filled with real values (the test cluster's CA stands in for Karmada's). */
+function fill(objects: readonly KubeObject[], caPem: string, apiServerUrl: string): KubeObject[] {
+  const values = {
+    [PLACEHOLDERS.caBundle]: Buffer.from(caPem).toString("base64"),
+    [PLACEHOLDERS.caCrt]: caPem,
+    [PLACEHOLDERS.apiServerUrl]: apiServerUrl,
+  };
+  return objects.map(
+    (obj) =>
+      substitute<string>(obj, values, { interpolate: (parts) => parts.join("") }) as unknown as KubeObject,
+  );
+}
+
+type Pipeline = (input: any, caPem: string) => KubeObject[];
+
+/** KarmadaControlPlane: mode, validation, defaults, certificates, host workloads, Karmada-side objects. */
+const controlPlanePipeline: Pipeline = (input, caPem) => {
+  const { settings, hosts } = resolveControlPlaneMode("karmada", input, ETCD_ENDPOINTS);
+  const table = controlPlaneCertificates(settings);
+  if (hosts) hostsCertificates(table, hosts);
+  const url = externalApiServerUrl(settings);
+  const groups = karmadaApiObjects(settings, hosts ? hostsKarmadaApiOptions(settings, hosts, undefined) : {});
+  const host = hosts
+    ? []
+    : [namespaceObject(settings.namespace), ...Object.values(hostWorkloadManifests(settings)).flat()];
+  return fill([...host, ...Object.values(groups).flat()].filter(isCoreKind), caPem, url);
+};
+
+/** EtcdCluster inCluster mode (input wrapped as `{ inCluster }`, field prefix `inCluster`). */
+const etcdPipeline: Pipeline = (input) => {
+  const { createNamespace = true, ...inCluster } = input.inCluster ?? {};
+  const settings = resolveEtcdInClusterSettings({ namespace: "karmada-system", ...inCluster }, "inCluster");
+  etcdInClusterPlacement(settings);
+  const manifests = etcdInClusterManifests(settings);
+  return [
+    ...(createNamespace ? [namespaceObject(settings.namespace)] : []),
+    ...manifests.cluster,
+    ...manifests.backup,
+  ];
+};
+
+/** MemberRegistration: member-side objects (push or pull) and the agent's core-kind objects in Karmada. */
+const memberPipeline: Pipeline = (input) => {
+  validateMemberConfig(input);
+  const settings = resolveMemberSettings(input);
+  clusterObject(settings); // a Karmada CRD kind: built (it must not throw), not dry-run
+  if (settings.mode === "Push") {
+    const objects = memberCredentialObjects(settings);
+    return [
+      ...objects.namespace,
+      ...objects.access,
+      tokenSecretObject(objects.tokens.credential),
+      tokenSecretObject(objects.tokens.impersonator),
+    ];
+  }
+  const pull = settings.pull!;
+  agentCertificateSpec(settings.clusterName, pull.certValidityHours);
+  tokenExpiration(Date.now(), pull.bootstrapTokenTtlHours);
+  const agent = BASE.components["karmada-agent"];
+  const member = agentMemberObjects(settings, {
+    image: agent.image,
+    imagePullPolicy: agent.imagePullPolicy,
+    awaitRollout: false,
+    rotationTrigger: "0",
+  });
+  const karmada = agentKarmadaObjects(settings.clusterName);
+  return [
+    ...member.namespace,
+    ...member.access,
+    ...member.deployment,
+    ...karmada.executionNamespace,
+    ...karmada.rbac,
+  ].filter(isCoreKind);
+};
+
+/** Addon (built-ins and the scheduler estimator; generic manifests/helm only validated). */
+const addonPipeline: Pipeline = (input, caPem) => {
+  // as the component: `args.members ?? []`
+  const members = (input.members ?? []) as { clusterName: string }[];
+  validateAddonConfig(
+    input,
+    members.map((m) => m.clusterName),
+  );
+  const overrides = input.overrides ?? {};
+  if (input.kind in CONTROL_PLANE_BUILTINS) {
+    const kind = input.kind as ControlPlaneBuiltin;
+    const settings = builtinSettings(BASE, kind, overrides);
+    builtinCertificates(settings, kind);
+    return fill([...builtinWorkloads(settings, kind), ...builtinApiObjects(settings, kind)], caPem, "");
+  }
+  if (input.kind === "schedulerEstimator") {
+    return members.flatMap((m) => {
+      estimatorCertificate(BASE, m.clusterName);
+      return estimatorManifests(BASE, m.clusterName, overrides);
+    });
+  }
+  return [];
+};
+
+/** A field path split into keys: `a.b["k"][0]` → dotted pieces (which may join back: `example.com/gpu`), keys, indices. */
+type Segment = { dotted: string } | { key: string } | { index: number };
+
+function parseField(field: string): Segment[] | undefined {
+  const segments: Segment[] = [];
+  let i = 0;
+  while (i < field.length) {
+    if (field[i] === "[") {
+      if (field[i + 1] === '"') {
+        // a JSON string up to the closing quote
+        let j = i + 2;
+        while (j < field.length && field[j] !== '"') j += field[j] === "\\" ? 2 : 1;
+        if (field[j + 1] !== "]") return undefined;
+        segments.push({ key: JSON.parse(field.slice(i + 1, j + 1)) });
+        i = j + 2;
+      } else {
+        const m = /^\[(\d+)\]/.exec(field.slice(i));
+        if (!m) return undefined;
+        segments.push({ index: Number(m[1]) });
+        i += m[0].length;
+      }
+    } else {
+      if (field[i] === ".") {
+        if (i === 0) return undefined;
+        i++;
+      }
+      let j = i;
+      while (j < field.length && field[j] !== "." && field[j] !== "[") j++;
+      if (j === i) return undefined;
+      segments.push({ dotted: field.slice(i, j) });
+      i = j;
+    }
+  }
+  return segments.length > 0 ? segments : undefined;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object";
+const has = (v: unknown, key: string | number): boolean =>
+  isRecord(v) && Object.prototype.hasOwnProperty.call(v, key);
+
+/**
+ * Whether `segments` name a path in `value`: every key present, through objects and arrays only (never
+ * into a string's characters). A missing tail of field names is a required setting (`hosts.machines`,
+ * `helm.chart` without `helm`); a missing last entry key or index is one only under a map or array.
+ */
+function pathIn(value: unknown, segments: Segment[], i = 0): boolean {
+  if (i === segments.length) return true;
+  const s = segments[i];
+  const last = i === segments.length - 1;
+  if ("index" in s) {
+    if (has(value, s.index) && Array.isArray(value)) return pathIn(value[s.index], segments, i + 1);
+    return last && Array.isArray(value);
+  }
+  if ("key" in s) {
+    if (has(value, s.key) && !Array.isArray(value))
+      return pathIn((value as Record<string, unknown>)[s.key], segments, i + 1);
+    return last && isRecord(value) && !Array.isArray(value);
+  }
+  // dotted pieces may be one key containing dots (`resources.limits.example.com/gpu`)
+  for (let j = i; j < segments.length && "dotted" in segments[j]; j++) {
+    const key = segments
+      .slice(i, j + 1)
+      .map((p) => (p as { dotted: string }).dotted)
+      .join(".");
+    if (has(value, key) && pathIn((value as Record<string, unknown>)[key], segments, j + 1)) return true;
+  }
+  // a missing field (and fields under it, `helm.chart` without `helm`): a required setting
+  return segments.slice(i).every((p) => "dotted" in p);
+}
+
+/** Runs that got past validation to the API server (reported in collect mode). */
+let dryRuns = 0;
+
+/** What was wrong with one run (undefined: the property holds). */
+type Verdict = string | undefined;
+
+function describeError(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ""}` : `non-Error thrown: ${String(e)}`;
+}
+
+/** Runs a pipeline on one input: field-named ConfigErrors, or manifests the API server accepts. */
+async function judge(pipeline: Pipeline, input: unknown, runner: DryRunner, caPem: string): Promise<Verdict> {
+  let objects: KubeObject[];
+  try {
+    objects = pipeline(input, caPem);
+  } catch (e) {
+    if (!(e instanceof ConfigError || e instanceof ConfigErrors)) return `threw ${describeError(e)}`;
+    const errors = configErrorsOf(e);
+    if (errors.length === 0) return `ConfigErrors without any error: ${e.message}`;
+    const misnamed = errors.filter((err) => {
+      const segments = typeof err.field === "string" && err.field !== "" ? parseField(err.field) : undefined;
+      return !segments || !pathIn(input, segments);
+    });
+    if (misnamed.length > 0) {
+      return `rejected with field(s) not in the input: ${misnamed.map((err) => JSON.stringify(err.field)).join(", ")} — ${e.message}`;
+    }
+    return undefined;
+  }
+  let results: DryRunResult[];
+  try {
+    dryRuns++;
+    results = await runner.dryRunAll(objects);
+  } catch (e) {
+    return `dry run failed: ${describeError(e)}`;
+  }
+  const rejected = results.filter((r) => !accepted(r));
+  if (rejected.length === 0) return undefined;
+  return `accepted by validation, rejected by kube-apiserver:\n${rejected
+    .map((r) => `  - ${r.object}: HTTP ${r.status} ${r.message ?? ""}`)
+    .join("\n")}`;
+}
+
+/**
+ * `CONFIG_PROPERTY_COLLECT=<n>`: sample n inputs per pipeline and report every distinct failure class
+ * (with its smallest input) instead of stopping at the first counterexample — for triage.
+ */
+const COLLECT = Number(process.env.CONFIG_PROPERTY_COLLECT ?? 0);
+
+/** A failure's class: where it threw in lib/, or the message with values blanked out. */
+function failureClass(verdict: string): string {
+  const frame = /\((\/[^)]*\/lib\/[^)]+)\)/.exec(verdict);
+  if (verdict.startsWith("threw") && frame) {
+    return `${/^threw (\w+)/.exec(verdict)?.[1]} @ ${frame[1].replace(/^.*?\/lib\//, "lib/")}`;
+  }
+  const misnamed = /^rejected with field\(s\) not in the input: (.*?) — /.exec(verdict);
+  if (misnamed)
+    return `misnamed ${misnamed[1].replace(/\\"(?:[^"\\]|\\[^"])*\\"/g, "…").replace(/\d+/g, "N")}`;
+  return verdict
+    .split("\n")
+    .filter((line) => !/^\s+at /.test(line))
+    .join(" | ")
+    .replace(/"(?:[^"\\]|\\.)*"/g, "…")
+    .replace(/\d+/g, "N")
+    .slice(0, 300);
+}
+
+tier.describe(
+  "generated settings: field-named rejection or manifests the real kube-apiserver accepts",
+  () => {
+    let cluster: LoopbackCluster;
+    let runner: DryRunner;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+    beforeAll(async () => {
+      process.on("unhandledRejection", onUnhandled);
+      cluster = await startCluster({
+        name: "config-property",
+        address: ADDRESS,
+        controllerManager: false,
+      });
+      runner = new DryRunner(cluster.credentials, { concurrency: 8 });
+    });
+    afterAll(async () => {
+      process.off("unhandledRejection", onUnhandled);
+      runner?.close();
+      await cluster?.stop();
+    });
+    afterEach(() => {
+      expect(unhandled.map(describeError)).toEqual([]);
+    });
+
+    const cases: [string, fc.Arbitrary<unknown>, Pipeline, number][] = [
+      [
+        "control plane (containerized and hosts mode)",
+        controlPlaneInput,
+        controlPlanePipeline,
+        RUNS.controlPlane,
+      ],
+      ["in-cluster etcd", etcdInput.map((inCluster) => ({ inCluster })), etcdPipeline, RUNS.etcd],
+      ["member registration (push and pull)", memberInput, memberPipeline, RUNS.members],
+      ["addons (built-ins and scheduler estimator)", addonInput, addonPipeline, RUNS.addons],
+    ];
+
+    it.each(cases)("%s", async (_, arbitrary, pipeline, numRuns) => {
+      if (COLLECT > 0) {
+        // exploration: every distinct failure class with its smallest input, instead of the first one
+        const classes = new Map<string, { input: unknown; verdict: string; count: number }>();
+        dryRuns = 0;
+        for (const input of fc.sample(arbitrary, { numRuns: COLLECT })) {
+          const verdict = await judge(pipeline, input, runner, cluster.caCertPem);
+          if (verdict === undefined) continue;
+          const key = failureClass(verdict);
+          const seen = classes.get(key);
+          const size = JSON.stringify(input)?.length ?? 0;
+          if (!seen || size < (JSON.stringify(seen.input)?.length ?? 0))
+            classes.set(key, { input, verdict, count: (seen?.count ?? 0) + 1 });
+          else seen.count++;
+        }
+        const report = [...classes.entries()].map(
+          ([key, c]) => `### ${key} (×${c.count})\ninput: ${fc.stringify(c.input)}\n${c.verdict}`,
+        );
+        process.stderr.write(`${COLLECT} inputs, ${dryRuns} reached the API server\n`);
+        expect(report).toEqual([]);
+        return;
+      }
+      await fc.assert(
+        fc.asyncProperty(arbitrary, async (input) => {
+          const verdict = await judge(pipeline, input, runner, cluster.caCertPem);
+          if (verdict !== undefined) throw new Error(verdict);
+        }),
+        { numRuns },
+      );
+    });
+  },
+);
