@@ -55,6 +55,8 @@ export function systemdServiceUnit(spec: ServiceSpec): string {
     "",
     "[Service]",
     ...service,
+    // files the service creates (etcd's snapshots and WAL, serving keys) are private, as under the supervisor
+    "UMask=0077",
     `ExecStart=${spec.exec.join(" ")}`,
     "",
     ...(periodic ? [] : ["[Install]", "WantedBy=multi-user.target", ""]),

@@ -21,13 +21,16 @@ import {
 } from "../../lib/addons/builtins";
 import { estimatorCertificate, estimatorManifests } from "../../lib/addons/estimator";
 import { RELEASES } from "../../lib/catalog/releases";
-import { COMPONENT_KEYS } from "../../lib/controlplane/config";
+import { COMPONENT_KEYS, ComponentKey } from "../../lib/controlplane/config";
 import { resolveControlPlaneSettings } from "../../lib/controlplane/defaults";
 import { externalApiServerUrl } from "../../lib/controlplane/endpoint";
 import { CONTROL_PLANE_OWNED_FLAGS } from "../../lib/controlplane/flags-owned";
+import { ControlPlaneComponent } from "../../lib/controlplane/flags-ports";
 import {
   hostsCertificates,
   hostsKarmadaApiOptions,
+  hostsOwnedFlags,
+  planControlPlaneHosts,
   resolveControlPlaneMode,
 } from "../../lib/controlplane/hosts";
 import { ControlPlaneSettings } from "../../lib/controlplane/settings";
@@ -49,6 +52,7 @@ import { AGENT_OWNED_FLAGS, validateMemberConfig } from "../../lib/members/valid
 import { controlPlaneCertificates } from "../../lib/pki/certificates";
 import { ConfigError, ConfigErrors, configErrorsOf } from "../../lib/validation/errors";
 import { e2eTier } from "../support/engine/tier";
+import { TEST_SSH_KEY } from "../support/sshKey";
 import { DryRunResult, DryRunner, LoopbackCluster, accepted, startCluster } from "../support/kube";
 
 jest.setTimeout(300_000);
@@ -64,8 +68,14 @@ const tier = e2eTier(
 const ADDRESS = "127.0.9.10";
 const ETCD_ENDPOINTS = ["https://etcd-client.karmada-system.svc.cluster.local:2379"];
 
-/** Runs per pipeline (≈340 in all): enough to reach most hostile classes, under two minutes on 2 cores. */
-const RUNS = { controlPlane: 120, etcd: 80, members: 80, addons: 60 } as const;
+/** Runs per pipeline (≈420 in all): enough to reach most hostile classes, under two minutes on 2 cores. */
+const RUNS = { controlPlane: 200, etcd: 80, members: 80, addons: 60 } as const;
+
+/**
+ * Least share of inputs that must get past validation to the dry run, so that a generator cannot
+ * silently regress to one validation rejects wholesale (which would leave the API server untested).
+ */
+const REACH_FLOOR = { controlPlane: 0.25, etcd: 0, members: 0, addons: 0 } as const;
 
 /** API groups a plain kube-apiserver serves: only objects of these kinds are dry-run. */
 const CORE_GROUPS = new Set([
@@ -259,6 +269,9 @@ function extraArgs(owned: readonly string[]): fc.Arbitrary<unknown> {
   return mapField(names, values);
 }
 
+/** Stands in for a real SSH key in generated inputs (short reports); the pipeline swaps TEST_SSH_KEY in. */
+const SSH_KEY = "<TEST_SSH_KEY>";
+
 const componentKey = fc.oneof(
   { weight: 8, arbitrary: oneOf(...Object.keys(COMPONENT_KEYS)) },
   {
@@ -303,7 +316,8 @@ const san = field(
   oneOf("a..b", "*", "300.1.1.1"),
 );
 
-const controlPlaneInput = withUnknownKeys(
+/** The broad mix: every field mostly valid, each sometimes hostile (rarely all valid at once). */
+const broadControlPlaneInput = withUnknownKeys(
   fc.record(
     {
       karmadaVersion: field(
@@ -363,7 +377,7 @@ const controlPlaneInput = withUnknownKeys(
                   {
                     name: field(oneOf("cp1", "cp2", "cp3")),
                     address: field(oneOf("10.0.0.5", "10.0.0.6", "cp1.example.com", "127.0.0.1", "fd00::5")),
-                    privateKey: fc.constant("ssh-key"),
+                    privateKey: fc.constant(SSH_KEY),
                   },
                   { requiredKeys: ["privateKey"] },
                 ),
@@ -392,6 +406,688 @@ const controlPlaneInput = withUnknownKeys(
     { requiredKeys: [] },
   ),
   ["replicas", "Namespace", "apiserver", "component", "etcd"],
+);
+
+// ---------------------------------------------------------------------------------------------------
+// the control plane: mostly fully valid configurations (every field plausible, cross-field rules kept),
+// some with exactly one hostile field, a few from the broad mix above. Validation rejects almost every
+// broad-mix input, so on its own it would barely exercise what only the API server checks.
+
+type Path = readonly (string | number)[];
+/** One hostile field: `value` at `path` (intermediate objects created); `merge` spreads it into an object. */
+interface Mutation {
+  readonly path: Path;
+  readonly value: unknown;
+  readonly merge?: boolean;
+}
+
+const CP_KEYS = Object.keys(COMPONENT_KEYS) as ComponentKey[];
+const OPTIONAL_CP_KEYS: ComponentKey[] = ["metricsAdapter", "descheduler", "search"];
+const CORE_CP_KEYS = CP_KEYS.filter((k) => !OPTIONAL_CP_KEYS.includes(k));
+const POD_FIELDS = [
+  "replicas",
+  "image",
+  "imagePullPolicy",
+  "resources",
+  "labels",
+  "annotations",
+  "priorityClassName",
+];
+const SERVICE_FIELDS = ["serviceType", "nodePort", "loadBalancerClass", "serviceAnnotations"];
+/** Flags no control-plane component owns (tunables). */
+const TUNABLE_FLAGS = ["v", "kube-api-qps", "kube-api-burst", "max-requests-inflight", "log-flush-frequency"];
+
+// valid values of every field
+const okVersion = oneOf(...RELEASES.map((r) => r.version));
+const okNamespace = oneOf("karmada-system", "karmada", "kube-system", "default", "a", "ns-1", "x".repeat(63));
+const okDomain = oneOf("cluster.local", "example.com", "k8s.internal", "a", `${"a".repeat(63)}.b`);
+const okLabelValue = oneOf("x", "", "v1.2", "a-b_c", "z".repeat(63));
+const okAnnotationValue = oneOf("x", "", "some text: with spaces", "ünï", '{"a":1}', "a\nb");
+const okLabels = fc.dictionary(labelKey, okLabelValue, { maxKeys: 3 });
+const okAnnotations = fc.dictionary(labelKey, okAnnotationValue, { maxKeys: 3 });
+const gateName = oneOf("Failover", "PropagateDeps", "GracefulEviction", "X1");
+const okFeatureGates = fc.dictionary(gateName, fc.boolean(), { maxKeys: 3 });
+const okImage = oneOf(
+  "registry.local:5000/karmada/x:v1",
+  "nginx",
+  "docker.io/library/busybox:1.37.0",
+  `repo@sha256:${"a".repeat(64)}`,
+  "localhost:5000/a/b:c",
+);
+const okPullPolicy = oneOf("Always", "IfNotPresent", "Never");
+const okPriorityClass = oneOf("system-node-critical", "system-cluster-critical", "high", "a.b");
+const okResources = fc.oneof(
+  fc.constant({}),
+  fc
+    .record(
+      { cpu: fc.integer({ min: 1, max: 4000 }), extra: fc.integer({ min: 0, max: 4000 }) },
+      { requiredKeys: ["cpu", "extra"] },
+    )
+    .map(({ cpu, extra }) => ({
+      requests: { cpu: `${cpu}m`, memory: "128Mi" },
+      limits: { cpu: `${cpu + extra}m`, memory: "1Gi" },
+    })),
+  oneOf<unknown>(
+    { requests: { cpu: "100m", memory: "128Mi" } },
+    { limits: { memory: "512Mi" } },
+    { requests: { "ephemeral-storage": "1Gi" }, limits: { "ephemeral-storage": "2Gi" } },
+    { requests: { cpu: "1", "example.com/gpu": "1" }, limits: { "example.com/gpu": "1" } },
+    { requests: { memory: "1Gi", "hugepages-2Mi": "4Mi" }, limits: { "hugepages-2Mi": "4Mi" } },
+  ),
+);
+const okSan = oneOf("karmada.example.com", "10.0.0.10", "fd00::10", "*.example.com", "localhost");
+const okExternalEndpoint = oneOf(
+  "karmada.example.com",
+  "karmada.example.com:443",
+  "10.0.0.10:6443",
+  "[fd00::1]:443",
+  "fd00::1",
+  "10.0.0.10",
+);
+/** Flag values: any string in a container; on hosts only what needs no shell quoting. */
+const okArgValue = (hosts: boolean) =>
+  hosts
+    ? oneOf("1", "2", "true", "", "a=b,c=d", "/var/log/x.log")
+    : oneOf("1", "true", "", "a b", "ünï", "--x");
+const okExtraArgs = (hosts: boolean) =>
+  fc.dictionary(oneOf(...TUNABLE_FLAGS), okArgValue(hosts), { maxKeys: 2 });
+
+function okComponent(key: ComponentKey, hosts: boolean): fc.Arbitrary<Record<string, unknown>> {
+  const common = {
+    enabled: OPTIONAL_CP_KEYS.includes(key) ? fc.boolean() : fc.constant(true),
+    featureGates: okFeatureGates,
+    extraArgs: okExtraArgs(hosts),
+  };
+  const pod = {
+    replicas: fc.integer({ min: 1, max: 5 }),
+    image: okImage,
+    imagePullPolicy: okPullPolicy,
+    resources: okResources,
+    labels: okLabels,
+    annotations: okAnnotations,
+    priorityClassName: okPriorityClass,
+  };
+  const model: Record<string, fc.Arbitrary<unknown>> = hosts ? common : { ...common, ...pod };
+  return fc.record(model, {
+    requiredKeys: [],
+  });
+}
+const okComponents = (hosts: boolean) =>
+  fc.record(Object.fromEntries(CP_KEYS.map((k) => [k, okComponent(k, hosts)])), { requiredKeys: [] });
+
+const okImages = fc.record(
+  {
+    registry: oneOf("registry.local:5000/karmada", "reg.io", "localhost:5000/", "a.b/c/d"),
+    repositories: fc.dictionary(imageNames, oneOf("mirror.local/x", "a/b/c", "reg.io:5000/kube-apiserver"), {
+      maxKeys: 2,
+    }),
+    tags: fc.dictionary(imageNames, oneOf("v1.2.3", "latest", "sha-abc", "v1.35.2_custom"), { maxKeys: 2 }),
+  },
+  { requiredKeys: [] },
+);
+
+/** `apiServer` of a containerized control plane: nodePort only with NodePort, loadBalancerClass only with LoadBalancer. */
+const okApiServer = fc
+  .tuple(
+    fc.record(
+      {
+        port: fc.oneof(oneOf(443, 5443, 6443, 8443), fc.integer({ min: 1, max: 65535 })),
+        serviceSubnet: oneOf(
+          "10.96.0.0/12",
+          "10.0.0.0/16",
+          "fd00::/108",
+          "192.168.0.0/24",
+          "fd00:10:96::/112",
+        ),
+        externalEndpoint: okExternalEndpoint,
+        extraSans: fc.uniqueArray(okSan, { maxLength: 3 }),
+        serviceAnnotations: okAnnotations,
+      },
+      { requiredKeys: [] },
+    ),
+    fc.oneof(
+      fc.constant({}),
+      fc.constant({ serviceType: "ClusterIP" }),
+      fc.record(
+        { serviceType: fc.constant("NodePort"), nodePort: fc.integer({ min: 30000, max: 32767 }) },
+        { requiredKeys: ["serviceType"] },
+      ),
+      fc.record(
+        {
+          serviceType: fc.constant("LoadBalancer"),
+          loadBalancerClass: oneOf("example.com/lb", "service.k8s.aws/nlb"),
+        },
+        { requiredKeys: ["serviceType"] },
+      ),
+    ),
+  )
+  .map(([rest, service]) => ({ ...rest, ...service }));
+
+const okContainerized = fc.record(
+  {
+    karmadaVersion: okVersion,
+    namespace: okNamespace,
+    clusterDomain: okDomain,
+    images: okImages,
+    featureGates: okFeatureGates,
+    components: okComponents(false),
+    apiServer: okApiServer,
+    etcdKeyPrefix: oneOf("/registry", "/karmada", "/", "/a/b_c.d-e"),
+    awaitWorkloads: fc.boolean(),
+    mode: fc.constant("containerized"),
+  },
+  { requiredKeys: [] },
+);
+
+const machine = (name: string, address: string) => ({ name, address, privateKey: SSH_KEY });
+/** Endpoint-capable addresses (any aggregated API may use Endpoints), or any address with fronts for all. */
+const okMachines = fc.oneof(
+  fc
+    .uniqueArray(oneOf("10.0.0.5", "10.0.0.6", "10.0.0.7", "fd00::5"), { minLength: 1, maxLength: 3 })
+    .map((as) => ({
+      machines: as.map((a, i) => machine(`cp${i + 1}`, a)),
+      fronts: false,
+    })),
+  fc
+    .uniqueArray(oneOf("10.0.0.5", "cp1.example.com", "127.0.0.1", "fd00::5", "127.0.0.2"), {
+      minLength: 1,
+      maxLength: 3,
+    })
+    .map((as) => ({ machines: as.map((a, i) => machine(`cp${i + 1}`, a)), fronts: true })),
+);
+const okApiServiceHosts = fc.record(
+  {
+    aggregatedApiserver: oneOf("agg.example.com", "10.0.0.9"),
+    metricsAdapter: oneOf("metrics.example.com", "10.0.0.9"),
+    search: oneOf("search.example.com", "fd00::9"),
+  },
+  { requiredKeys: ["aggregatedApiserver", "metricsAdapter", "search"] },
+);
+const okHostsSection = fc
+  .tuple(
+    okMachines,
+    fc.record(
+      {
+        binaries: oneOf<unknown>(
+          { path: "/opt/karmada/bin" },
+          { path: "/opt/karmada.tar.gz" },
+          { url: "https://mirror.example.com/k.tar.gz", sha256: "a".repeat(64) },
+        ),
+        serviceManager: oneOf("systemd", "supervisor"),
+        webhookEndpoint: oneOf("webhook.example.com:8443", "10.0.0.7", "[fd00::7]:9443"),
+        kubernetesVersion: oneOf(...RELEASES.map((r) => r.kubernetesVersion)),
+        components: oneOf<unknown>({}, { scheduler: { version: RELEASES[0].version } }),
+        bindAllInterfaces: fc.boolean(),
+        healthTimeoutSeconds: fc.integer({ min: 5, max: 3600 }),
+        binDir: oneOf("/usr/local/bin", "/opt/bin"),
+        configDir: oneOf("/etc/karmada", "/srv/karmada-cfg"),
+      },
+      { requiredKeys: ["binaries"] },
+    ),
+    okApiServiceHosts,
+    fc.boolean(),
+  )
+  .map(([{ machines, fronts }, rest, apiServiceHosts, front]) => ({
+    ...rest,
+    machines,
+    ...(fronts || front ? { apiServiceHosts } : {}),
+  }));
+
+/** Hosts mode: no pod or Service settings, no images; an external endpoint whenever there are several hosts. */
+const okHosts = fc
+  .tuple(
+    fc.record(
+      {
+        karmadaVersion: okVersion,
+        namespace: okNamespace,
+        clusterDomain: okDomain,
+        featureGates: okFeatureGates,
+        components: okComponents(true),
+        apiServer: fc.record(
+          {
+            port: oneOf(443, 5443, 6443),
+            serviceSubnet: oneOf("10.96.0.0/12", "fd00::/108"),
+            externalEndpoint: okExternalEndpoint,
+            extraSans: fc.uniqueArray(okSan, { maxLength: 3 }),
+          },
+          { requiredKeys: [] },
+        ),
+        etcdKeyPrefix: oneOf("/registry", "/karmada"),
+        awaitWorkloads: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    ),
+    okHostsSection,
+    okExternalEndpoint,
+  )
+  .map(([config, hosts, external]) => {
+    const apiServer = (config.apiServer ?? {}) as Record<string, unknown>;
+    const needsEndpoint = hosts.machines.length > 1 && apiServer.externalEndpoint === undefined;
+    return {
+      ...config,
+      ...(needsEndpoint ? { apiServer: { ...apiServer, externalEndpoint: external } } : {}),
+      mode: "hosts",
+      hosts,
+    };
+  });
+
+// hostile values of one field
+const anyHostile = fc.oneof(hostileString, wrongType);
+const hostileKey = fc.oneof(
+  hostileString.filter((k): k is string => typeof k === "string"),
+  oneOf("constructor", "toString", "hasOwnProperty", "valueOf"),
+);
+const at = (path: fc.Arbitrary<Path>, value: fc.Arbitrary<unknown>, merge = false): fc.Arbitrary<Mutation> =>
+  fc.tuple(path, value).map(([p, v]) => ({ path: p, value: v, merge }));
+const fixed = (...path: Path) => fc.constant(path);
+const componentAt = (...rest: Path) => oneOf(...CP_KEYS).map((k): Path => ["components", k, ...rest]);
+
+/** A map that is not one, a bad key (valid value), or a valid key with a bad value. */
+function hostileMap(
+  path: fc.Arbitrary<Path>,
+  key: fc.Arbitrary<string>,
+  okValue: fc.Arbitrary<unknown>,
+  badValue: fc.Arbitrary<unknown>,
+): fc.Arbitrary<Mutation> {
+  return fc.oneof(
+    at(path, fc.oneof(wrongType, oneOf("a=b", "Failover=true"))),
+    fc.tuple(path, hostileKey, okValue).map(([p, k, v]) => ({ path: [...p, k], value: v })),
+    fc.tuple(path, key, badValue).map(([p, k, v]) => ({ path: [...p, k], value: v })),
+  );
+}
+
+const badReplicas = fc.oneof(hostileNumber, anyHostile, oneOf(2 ** 31 - 1, 2 ** 31, 2 ** 32));
+const badResources = fc.oneof(
+  wrongType,
+  oneOf<unknown>(
+    { requests: "100m" },
+    { request: { cpu: "1" } },
+    { requests: { cpu: "1" }, limits: { cpu: "500m" } },
+    { requests: { "example.com/gpu": "1" } },
+    { requests: { "hugepages-2Mi": "3Mi" }, limits: { "hugepages-2Mi": "3Mi" } },
+    { requests: { gpu: "1" } },
+    { requests: { cpu: "1e400" } },
+  ),
+  fc
+    .tuple(resourceName, oneOf<unknown>("-1", "abc", "1GB", 0.5, 2, "1 Gi", "", null))
+    .map(([name, q]) => ({ requests: { [name]: q } })),
+);
+
+/** One hostile field of a component, in either mode. */
+const hostileComponentField = (hosts: boolean) =>
+  fc.oneof(
+    at(componentAt(), fc.oneof(wrongType, hostileString)),
+    at(
+      oneOf("karmadaScheduler", "karmada-scheduler", "unknown", "constructor", "toString").map((k) => [
+        "components",
+        k,
+      ]),
+      fc.constant({}),
+    ),
+    at(componentAt("enabled"), fc.oneof(anyHostile, oneOf<unknown>("true", 1, 0))),
+    at(
+      oneOf(...CORE_CP_KEYS).map((k): Path => ["components", k, "enabled"]),
+      fc.constant(false),
+    ),
+    hostileMap(
+      componentAt("featureGates"),
+      gateName,
+      fc.boolean(),
+      fc.oneof(anyHostile, oneOf<unknown>("true", 1)),
+    ),
+    hostileMap(
+      componentAt("extraArgs"),
+      oneOf(...TUNABLE_FLAGS),
+      okArgValue(hosts),
+      fc.oneof(
+        wrongType,
+        oneOf<unknown>(5, null, true),
+        ...(hosts ? [oneOf("a b", "$(id)", "'q\"", "ünï", "a\nb")] : []),
+      ),
+    ),
+    at(
+      fc.tuple(fc.oneof(oneOf(...CP_KEYS)), fc.nat()).map(([k, i]): Path => {
+        const component = COMPONENT_KEYS[k] as ControlPlaneComponent;
+        const owned = Object.keys(hosts ? hostsOwnedFlags(component) : CONTROL_PLANE_OWNED_FLAGS[component]);
+        return ["components", k, "extraArgs", owned[i % owned.length]];
+      }),
+      oneOf("x", "1"),
+    ),
+    at(
+      fc
+        .tuple(oneOf(...CP_KEYS), oneOf("-v", "--v", "V", "a b", "x=y", "", "a.b", "9", "a_b"))
+        .map(([k, flag]): Path => ["components", k, "extraArgs", flag]),
+      okArgValue(hosts),
+    ),
+    at(
+      fc
+        .tuple(oneOf(...CP_KEYS), oneOf("replica", "Image", "args", "env"))
+        .map(([k, u]): Path => ["components", k, u]),
+      anyHostile,
+    ),
+  );
+
+/** One hostile pod field of a component (containerized), or the same field valid in hosts mode. */
+const hostilePodField = fc.oneof(
+  at(componentAt("replicas"), badReplicas),
+  at(
+    componentAt("image"),
+    fc.oneof(
+      anyHostile,
+      oneOf(
+        "Repo:Tag",
+        "repo:tag with space",
+        "repo::",
+        "repo:tag\n",
+        " nginx",
+        "nginx ",
+        "nginx:",
+        "a@sha256:ab",
+      ),
+    ),
+  ),
+  at(componentAt("imagePullPolicy"), fc.oneof(anyHostile, oneOf("always", "IfNotPresent ", ""))),
+  at(componentAt("resources"), badResources),
+  hostileMap(
+    componentAt("labels"),
+    labelKey,
+    okLabelValue,
+    fc.oneof(anyHostile, oneOf("z".repeat(64), "-x")),
+  ),
+  hostileMap(componentAt("annotations"), labelKey, okAnnotationValue, fc.oneof(wrongType, oneOf(5, null))),
+  at(componentAt("annotations"), fc.constant({ big: "x".repeat(256 * 1024) })),
+  at(componentAt("priorityClassName"), fc.oneof(anyHostile, oneOf("x".repeat(254), "System-node-critical"))),
+);
+
+/** Hostile fields both modes share: top level, images, feature gates, the API server's address fields. */
+const hostileCommonField = fc.oneof(
+  at(
+    fixed("karmadaVersion"),
+    fc.oneof(anyHostile, oneOf("v1.0.0", "latest", RELEASES[0].version.slice(1), ` ${RELEASES[0].version}`)),
+  ),
+  at(fixed("namespace"), fc.oneof(anyHostile, oneOf("x".repeat(64), "Karmada", "kube_system"))),
+  at(
+    fixed("clusterDomain"),
+    fc.oneof(anyHostile, oneOf(`${"a".repeat(64)}.b`, "a..b", ".local", "x".repeat(254))),
+  ),
+  hostileMap(fixed("featureGates"), gateName, fc.boolean(), fc.oneof(anyHostile, oneOf<unknown>("true", 1))),
+  at(fixed("components"), fc.oneof(wrongType, oneOf("a=b"))),
+  at(fixed("apiServer"), wrongType),
+  at(fixed("apiServer", "port"), fc.oneof(hostileNumber, anyHostile)),
+  at(
+    fixed("apiServer", "serviceSubnet"),
+    fc.oneof(
+      anyHostile,
+      oneOf(
+        "10.96.0.0/33",
+        "10.96.0.1/12",
+        "10.96.0.0",
+        "fd00::/129",
+        "10.96.0.0/32",
+        "10.96.0.0/31",
+        "fd00::/128",
+        "0.0.0.0/0",
+        "::/0",
+      ),
+    ),
+  ),
+  at(
+    fixed("apiServer", "externalEndpoint"),
+    fc.oneof(
+      anyHostile,
+      oneOf(
+        "example.com:0",
+        "example.com:99999",
+        "https://x",
+        "[fd00::1",
+        "example.com:",
+        "a b",
+        "10.0.0.256",
+        "[10.0.0.1]:443",
+      ),
+    ),
+  ),
+  at(fixed("apiServer", "extraSans"), fc.oneof(wrongType, hostileString)),
+  at(
+    fixed("apiServer", "extraSans"),
+    fc
+      .tuple(
+        fc.uniqueArray(okSan, { maxLength: 2 }),
+        fc.oneof(anyHostile, oneOf("a..b", "*", "300.1.1.1", "*.*.x", "10.0.0.01")),
+      )
+      .map(([ok, bad]) => [...ok, bad]),
+  ),
+  at(
+    fixed("apiServer", "extraSans"),
+    oneOf(["a.example.com", "a.example.com"], ["10.0.0.1", "10.0.0.1"], ["fd00::1", "fd00:0::1"]),
+  ),
+  at(
+    oneOf("type", "ports", "externalEndpoints").map((k): Path => ["apiServer", k]),
+    anyHostile,
+  ),
+  at(fixed("etcdKeyPrefix"), fc.oneof(anyHostile, oneOf("registry", "/a b", "//", "/ü", "/a\nb", ""))),
+  at(fixed("awaitWorkloads"), fc.oneof(hostileString, oneOf<unknown>("true", 1, 0, null))),
+  at(fixed("mode"), fc.oneof(anyHostile, oneOf("Hosts", "binary", ""))),
+  at(
+    oneOf("replicas", "Namespace", "apiserver", "component", "etcd").map((k): Path => [k]),
+    anyHostile,
+  ),
+  hostileComponentField(false),
+);
+
+/** Hostile fields of a containerized control plane (the Service and pods). */
+const hostileContainerizedField = fc.oneof(
+  hostileCommonField,
+  hostilePodField,
+  at(fixed("images"), fc.oneof(wrongType, oneOf("registry.local"))),
+  at(
+    fixed("images", "registry"),
+    fc.oneof(anyHostile, oneOf("Registry.io", "reg.io:port", "https://reg.io", "reg.io//x")),
+  ),
+  hostileMap(
+    fixed("images", "repositories"),
+    imageNames,
+    oneOf("mirror.local/x"),
+    fc.oneof(anyHostile, oneOf("Mirror.local/x", "a b", "x:y", "x@sha256:abc", "/x", "x/")),
+  ),
+  hostileMap(
+    fixed("images", "tags"),
+    imageNames,
+    oneOf("v1.2.3"),
+    fc.oneof(
+      anyHostile,
+      oneOf("tag with space", "", " v1", "-x", "x".repeat(129), "a:b", `@sha256:${"a".repeat(64)}`, ".v1"),
+    ),
+  ),
+  at(
+    oneOf("registries", "tag").map((k): Path => ["images", k]),
+    anyHostile,
+  ),
+  at(fixed("apiServer", "serviceType"), fc.oneof(anyHostile, oneOf("nodeport", "ExternalName", "Headless"))),
+  // a bad node port with the right type; a good node port with the wrong type
+  at(
+    fixed("apiServer"),
+    fc.oneof(hostileNumber, anyHostile).map((nodePort) => ({ serviceType: "NodePort", nodePort })),
+    true,
+  ),
+  at(
+    fixed("apiServer"),
+    fc.record({ serviceType: oneOf("ClusterIP", "LoadBalancer", undefined), nodePort: fc.constant(30080) }),
+    true,
+  ),
+  // a bad class with LoadBalancer; a good class with another type
+  at(
+    fixed("apiServer"),
+    fc
+      .oneof(anyHostile, oneOf("a b", "UPPER/x", "x".repeat(64), "example.com/", "/lb", "a/b/c", "lb"))
+      .map((loadBalancerClass) => ({ serviceType: "LoadBalancer", loadBalancerClass })),
+    true,
+  ),
+  at(
+    fixed("apiServer"),
+    fc.record({
+      serviceType: oneOf("ClusterIP", "NodePort", undefined),
+      loadBalancerClass: fc.constant("example.com/lb"),
+    }),
+    true,
+  ),
+  hostileMap(
+    fixed("apiServer", "serviceAnnotations"),
+    labelKey,
+    okAnnotationValue,
+    fc.oneof(wrongType, oneOf(5, null)),
+  ),
+  at(fixed("hosts"), fc.constant({ machines: [machine("cp1", "10.0.0.5")], binaries: { path: "/opt/bin" } })),
+);
+
+/** Hostile fields of a hosts-mode control plane (pod and Service settings refused, the hosts section). */
+const hostileHostsField = fc.oneof(
+  hostileCommonField,
+  hostileComponentField(true),
+  at(
+    fc.tuple(oneOf(...CP_KEYS), oneOf(...POD_FIELDS)).map(([k, f]): Path => ["components", k, f]),
+    oneOf<unknown>(2, "nginx", "Always", {}, { app: "x" }, "high"),
+  ),
+  at(
+    oneOf(...SERVICE_FIELDS).map((f): Path => ["apiServer", f]),
+    oneOf<unknown>("NodePort", 30080, "example.com/lb", { a: "b" }),
+  ),
+  at(fixed("images"), okImages),
+  at(fixed("hosts"), wrongType),
+  at(fixed("hosts", "machines"), fc.oneof(wrongType, fc.constant([]))),
+  at(
+    oneOf("name", "address", "port", "user", "privateKey", "hostKey", "root", "proxy").map((f): Path => [
+      "hosts",
+      "machines",
+      0,
+      f,
+    ]),
+    fc.oneof(
+      anyHostile,
+      hostileNumber,
+      oneOf<unknown>(
+        "CP1",
+        "cp_1",
+        "10.0.0.256",
+        "127.0.0.1",
+        "fe80::1",
+        "0.0.0.0",
+        "::1",
+        "Root",
+        "ssh-key",
+        "/root/.ssh/id_ed25519",
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA x",
+        "/srv/host1",
+        "rel",
+        { address: "a b", privateKey: SSH_KEY },
+      ),
+    ),
+  ),
+  at(
+    fixed("hosts", "machines", 1),
+    fc.constantFrom(machine("cp1", "10.0.0.98"), machine("cp9", "10.0.0.5"), machine("cp9", "127.0.0.1")),
+  ),
+  at(
+    fc.tuple(oneOf("name", "address", "privateKey")).map(([f]): Path => ["hosts", "machines", 0, f]),
+    fc.constant(undefined),
+  ),
+  at(
+    fixed("hosts", "binaries"),
+    fc.oneof(
+      wrongType,
+      oneOf<unknown>(
+        {},
+        { url: "https://x/k.tar.gz" },
+        { path: "rel" },
+        { path: "/opt/../x" },
+        { path: "/opt/x", url: "https://x/k.tar.gz", sha256: "a".repeat(64) },
+        { url: "ftp://x", sha256: "a".repeat(64) },
+        { url: "https://x/k.tar.gz", sha256: "ABC" },
+        { path: "/opt/a b" },
+      ),
+    ),
+  ),
+  at(fixed("hosts", "serviceManager"), fc.oneof(anyHostile, oneOf("Systemd", "openrc"))),
+  at(
+    fixed("hosts", "webhookEndpoint"),
+    fc.oneof(anyHostile, oneOf("example.com:0", "a b", "[fd00::1", "example.com:99999", "https://x")),
+  ),
+  at(
+    fixed("hosts", "apiServiceHosts"),
+    fc.oneof(wrongType, oneOf<unknown>({ aggregatedApiserver: "agg.example.com" })),
+  ),
+  at(
+    oneOf("aggregatedApiserver", "metricsAdapter", "search", "Search").map((k): Path => [
+      "hosts",
+      "apiServiceHosts",
+      k,
+    ]),
+    fc.oneof(anyHostile, oneOf("a b", "10.0.0.256", "https://x", "agg.example.com:443")),
+  ),
+  at(fixed("hosts", "kubernetesVersion"), fc.oneof(anyHostile, oneOf("1.35.2", "v1.35", "latest"))),
+  at(
+    fixed("hosts", "components"),
+    fc.oneof(
+      wrongType,
+      oneOf<unknown>(
+        { unknown: {} },
+        { constructor: {} },
+        { search: { version: RELEASES[0].version } },
+        { scheduler: { version: "1.18" } },
+        { scheduler: { binaries: { path: "rel" } } },
+        { scheduler: null },
+      ),
+    ),
+  ),
+  at(fixed("hosts", "healthTimeoutSeconds"), fc.oneof(hostileNumber, anyHostile)),
+  at(
+    oneOf("binDir", "configDir").map((k): Path => ["hosts", k]),
+    fc.oneof(anyHostile, oneOf("rel", "/a b", "/a/../b", "/")),
+  ),
+  at(fixed("hosts", "bindAllInterfaces"), fc.oneof(anyHostile, oneOf<unknown>("true", 1))),
+  at(
+    oneOf("machine", "binary", "serviceManger").map((k): Path => ["hosts", k]),
+    anyHostile,
+  ),
+  at(fixed("apiServer", "externalEndpoint"), fc.constant(undefined)),
+);
+
+/** A deep copy of plain data (not structuredClone: its objects come from another realm than jest's). */
+function clone<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(clone) as T;
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clone(v)])) as T;
+}
+
+/** `base` with one field set (a copy; intermediate objects created, own properties only). */
+function mutate(base: Record<string, unknown>, { path, value, merge }: Mutation): Record<string, unknown> {
+  const root = clone(base);
+  const put = (obj: object, key: string | number, v: unknown) =>
+    Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+  let node: Record<string | number, unknown> = root;
+  path.slice(0, -1).forEach((key, i) => {
+    if (!isRecord(node[key])) put(node, key, typeof path[i + 1] === "number" ? [] : {});
+    node = node[key] as Record<string | number, unknown>;
+  });
+  const last = path[path.length - 1];
+  const old = node[last];
+  put(node, last, merge && isRecord(old) && isRecord(value) ? { ...old, ...value } : value);
+  return root;
+}
+
+/**
+ * Control-plane inputs: 55% fully valid (two in three containerized), 35% valid but for exactly one
+ * hostile field, 10% the broad mix (many hostile fields at once: every error collected and named).
+ */
+const controlPlaneInput: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 37, arbitrary: okContainerized },
+  { weight: 18, arbitrary: okHosts },
+  {
+    weight: 23,
+    arbitrary: fc.tuple(okContainerized, hostileContainerizedField).map(([base, m]) => mutate(base, m)),
+  },
+  { weight: 12, arbitrary: fc.tuple(okHosts, hostileHostsField).map(([base, m]) => mutate(base, m)) },
+  { weight: 10, arbitrary: broadControlPlaneInput },
 );
 
 const etcdInput = withUnknownKeys(
@@ -605,11 +1301,30 @@ function fill(objects: readonly KubeObject[], caPem: string, apiServerUrl: strin
 
 type Pipeline = (input: any, caPem: string) => KubeObject[];
 
+/** `input` with the real test key wherever a machine's privateKey is the {@link SSH_KEY} stand-in. */
+function withSshKey(input: any): any {
+  const machines = isRecord(input) && isRecord(input.hosts) ? input.hosts.machines : undefined;
+  if (!Array.isArray(machines) || !machines.some((m) => isRecord(m) && m.privateKey === SSH_KEY))
+    return input;
+  return {
+    ...input,
+    hosts: {
+      ...input.hosts,
+      machines: machines.map((m) =>
+        isRecord(m) && m.privateKey === SSH_KEY ? { ...m, privateKey: TEST_SSH_KEY } : m,
+      ),
+    },
+  };
+}
+
 /** KarmadaControlPlane: mode, validation, defaults, certificates, host workloads, Karmada-side objects. */
 const controlPlanePipeline: Pipeline = (input, caPem) => {
-  const { settings, hosts } = resolveControlPlaneMode("karmada", input, ETCD_ENDPOINTS);
+  const { settings, hosts } = resolveControlPlaneMode("karmada", withSshKey(input), ETCD_ENDPOINTS);
   const table = controlPlaneCertificates(settings);
-  if (hosts) hostsCertificates(table, hosts);
+  if (hosts) {
+    hostsCertificates(table, hosts);
+    planControlPlaneHosts(settings, hosts, () => ""); // every host script (as the component renders them)
+  }
   const url = externalApiServerUrl(settings);
   const groups = karmadaApiObjects(settings, hosts ? hostsKarmadaApiOptions(settings, hosts, undefined) : {});
   const host = hosts
@@ -759,8 +1474,11 @@ function pathIn(value: unknown, segments: Segment[], i = 0): boolean {
   return segments.slice(i).every((p) => "dotted" in p);
 }
 
-/** Runs that got past validation to the API server (reported in collect mode). */
-let dryRuns = 0;
+/** Inputs judged and those that got past validation to the API server, per pipeline. */
+interface Reach {
+  inputs: number;
+  dryRuns: number;
+}
 
 /** What was wrong with one run (undefined: the property holds). */
 type Verdict = string | undefined;
@@ -770,7 +1488,14 @@ function describeError(e: unknown): string {
 }
 
 /** Runs a pipeline on one input: field-named ConfigErrors, or manifests the API server accepts. */
-async function judge(pipeline: Pipeline, input: unknown, runner: DryRunner, caPem: string): Promise<Verdict> {
+async function judge(
+  pipeline: Pipeline,
+  input: unknown,
+  runner: DryRunner,
+  caPem: string,
+  reach: Reach,
+): Promise<Verdict> {
+  reach.inputs++;
   let objects: KubeObject[];
   try {
     objects = pipeline(input, caPem);
@@ -789,7 +1514,7 @@ async function judge(pipeline: Pipeline, input: unknown, runner: DryRunner, caPe
   }
   let results: DryRunResult[];
   try {
-    dryRuns++;
+    reach.dryRuns++;
     results = await runner.dryRunAll(objects);
   } catch (e) {
     return `dry run failed: ${describeError(e)}`;
@@ -816,13 +1541,19 @@ function failureClass(verdict: string): string {
   const misnamed = /^rejected with field\(s\) not in the input: (.*?) — /.exec(verdict);
   if (misnamed)
     return `misnamed ${misnamed[1].replace(/\\"(?:[^"\\]|\\[^"])*\\"/g, "…").replace(/\d+/g, "N")}`;
-  return verdict
-    .split("\n")
-    .filter((line) => !/^\s+at /.test(line))
-    .join(" | ")
-    .replace(/"(?:[^"\\]|\\.)*"/g, "…")
-    .replace(/\d+/g, "N")
-    .slice(0, 300);
+  return (
+    verdict
+      .split("\n")
+      .filter((line) => !/^\s+at /.test(line))
+      // the rejected object's namespace/name and the offending value are the input's, not the class's
+      .map((line) => line.replace(/^(\s+- \S+) \S+: /, "$1 …: "))
+      .join(" | ")
+      .replace(/typed patch object \([^)]*\)/g, "typed patch object (…)")
+      .replace(/(expected \w+, got ).*?(?= \||$)/g, "$1…")
+      .replace(/"(?:[^"\\]|\\.)*"/g, "…")
+      .replace(/\d+/g, "N")
+      .slice(0, 300)
+  );
 }
 
 tier.describe(
@@ -842,7 +1573,19 @@ tier.describe(
       });
       runner = new DryRunner(cluster.credentials, { concurrency: 8 });
     });
+    /** Per pipeline: inputs judged and how many reached the dry run (logged once, after all of them). */
+    const reached = new Map<string, Reach>();
     afterAll(async () => {
+      if (reached.size > 0) {
+        console.log(
+          `inputs that reached the kube-apiserver dry run:\n${[...reached.entries()]
+            .map(
+              ([name, r]) =>
+                `  ${name}: ${r.dryRuns}/${r.inputs} (${((100 * r.dryRuns) / Math.max(r.inputs, 1)).toFixed(0)}%)`,
+            )
+            .join("\n")}`,
+        );
+      }
       process.off("unhandledRejection", onUnhandled);
       runner?.close();
       await cluster?.stop();
@@ -851,25 +1594,35 @@ tier.describe(
       expect(unhandled.map(describeError)).toEqual([]);
     });
 
-    const cases: [string, fc.Arbitrary<unknown>, Pipeline, number][] = [
+    const cases: [string, fc.Arbitrary<unknown>, Pipeline, keyof typeof RUNS][] = [
       [
         "control plane (containerized and hosts mode)",
         controlPlaneInput,
         controlPlanePipeline,
-        RUNS.controlPlane,
+        "controlPlane",
       ],
-      ["in-cluster etcd", etcdInput.map((inCluster) => ({ inCluster })), etcdPipeline, RUNS.etcd],
-      ["member registration (push and pull)", memberInput, memberPipeline, RUNS.members],
-      ["addons (built-ins and scheduler estimator)", addonInput, addonPipeline, RUNS.addons],
+      ["in-cluster etcd", etcdInput.map((inCluster) => ({ inCluster })), etcdPipeline, "etcd"],
+      ["member registration (push and pull)", memberInput, memberPipeline, "members"],
+      ["addons (built-ins and scheduler estimator)", addonInput, addonPipeline, "addons"],
     ];
 
-    it.each(cases)("%s", async (_, arbitrary, pipeline, numRuns) => {
+    it.each(cases)("%s", async (_, arbitrary, pipeline, key) => {
+      const reach: Reach = { inputs: 0, dryRuns: 0 };
+      reached.set(key, reach);
+      /** The share that reached the dry run stays above the pipeline's floor. */
+      const expectReach = () => {
+        const share = reach.dryRuns / Math.max(reach.inputs, 1);
+        if (share < REACH_FLOOR[key]) {
+          throw new Error(
+            `only ${reach.dryRuns} of ${reach.inputs} ${key} inputs reached the dry run (floor ${100 * REACH_FLOOR[key]}%): the generator has become too hostile`,
+          );
+        }
+      };
       if (COLLECT > 0) {
         // exploration: every distinct failure class with its smallest input, instead of the first one
         const classes = new Map<string, { input: unknown; verdict: string; count: number }>();
-        dryRuns = 0;
         for (const input of fc.sample(arbitrary, { numRuns: COLLECT })) {
-          const verdict = await judge(pipeline, input, runner, cluster.caCertPem);
+          const verdict = await judge(pipeline, input, runner, cluster.caCertPem, reach);
           if (verdict === undefined) continue;
           const key = failureClass(verdict);
           const seen = classes.get(key);
@@ -881,17 +1634,19 @@ tier.describe(
         const report = [...classes.entries()].map(
           ([key, c]) => `### ${key} (×${c.count})\ninput: ${fc.stringify(c.input)}\n${c.verdict}`,
         );
-        process.stderr.write(`${COLLECT} inputs, ${dryRuns} reached the API server\n`);
+        process.stderr.write(`${COLLECT} inputs, ${reach.dryRuns} reached the API server\n`);
         expect(report).toEqual([]);
+        expectReach();
         return;
       }
       await fc.assert(
         fc.asyncProperty(arbitrary, async (input) => {
-          const verdict = await judge(pipeline, input, runner, cluster.caCertPem);
+          const verdict = await judge(pipeline, input, runner, cluster.caCertPem, reach);
           if (verdict !== undefined) throw new Error(verdict);
         }),
-        { numRuns },
+        { numRuns: RUNS[key] },
       );
+      expectReach();
     });
   },
 );

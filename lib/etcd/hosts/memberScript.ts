@@ -1,4 +1,4 @@
-import { renderScript } from "../../hosts/script";
+import { PRIVATE_FILE_FUNCTIONS, renderScript } from "../../hosts/script";
 import { serviceCommands } from "../../hosts/serviceRunner";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
@@ -161,8 +161,7 @@ if ! printf '%s\\n' "\${desired}" | cmp -s - "\${conf}"; then
   mv -f "\${conf}.tmp" "\${conf}"
   config_changed=yes
 fi
-mkdir -p "\${data_dir}"
-chmod 0700 "\${data_dir}"`;
+pk_private_dir "\${data_dir}" || pk_fail "cannot create \${data_dir}"`;
   const start = `${service.install}
 was_active=no
 if ${service.isActive}; then was_active=yes; fi
@@ -199,7 +198,7 @@ fi`;
   return renderScript({
     host: member.name,
     purpose: "start etcd member (bootstrap, join, or restore)",
-    functions: [etcdFunctions(files)],
+    functions: [etcdFunctions(files), PRIVATE_FILE_FUNCTIONS],
     steps: [
       { name: "decide", body: decide },
       { name: "join-as-learner", body: join },

@@ -2,7 +2,7 @@ import { ArtifactSource, ResolvedArtifact, resolveArtifact } from "../../hosts/a
 import { SERVICE_MANAGERS, ServiceManager } from "../../hosts/service";
 import { safePath } from "../../hosts/shell";
 import { HostSpec, ResolvedHost, resolveHosts } from "../../hosts/spec";
-import { check, show } from "../../validation/errors";
+import { ErrorCollector, check, show } from "../../validation/errors";
 import { DEFAULT_ETCD_VERSION, etcdReleaseUrl, knownEtcdSha256 } from "./release";
 
 /** Periodic snapshots of a hosts-mode etcd cluster. */
@@ -136,6 +136,51 @@ export interface EtcdHostsSettings {
 /** Cluster sizes we accept: odd, so a quorum survives the loss of (n-1)/2 members. */
 export const MEMBER_COUNTS = [1, 3, 5, 7];
 
+/** System directories many programs share: the member and backup scripts make their directory 0700. */
+const SHARED_DIRS = new Set([
+  "/",
+  "/bin",
+  "/boot",
+  "/dev",
+  "/etc",
+  "/home",
+  "/lib",
+  "/mnt",
+  "/opt",
+  "/proc",
+  "/root",
+  "/run",
+  "/sbin",
+  "/srv",
+  "/sys",
+  "/tmp",
+  "/usr",
+  "/usr/bin",
+  "/usr/lib",
+  "/usr/local",
+  "/usr/local/bin",
+  "/usr/local/lib",
+  "/usr/sbin",
+  "/var",
+  "/var/backups",
+  "/var/cache",
+  "/var/lib",
+  "/var/log",
+  "/var/tmp",
+]);
+
+/** A directory the scripts own (made 0700, owned by the service user): never a shared system one. */
+function privateDir(value: string, field: string): string {
+  const path = safePath(value, field);
+  check(
+    !SHARED_DIRS.has(path),
+    field,
+    `${show(path)} is a shared system directory; it would be made private (0700)`,
+    `a directory of its own, e.g. ${path === "/" ? "" : path}/etcd`,
+  );
+  return path;
+}
+
 function port(value: number, field: string): number {
   check(
     Number.isInteger(value) && value >= 1 && value <= 65535,
@@ -178,7 +223,7 @@ function resolveBackup(
   return {
     enabled: given.enabled ?? true,
     host,
-    dir: safePath(given.dir ?? "/var/backups/etcd", `${field}.dir`),
+    dir: privateDir(given.dir ?? "/var/backups/etcd", `${field}.dir`),
     retain,
     intervalSeconds: minutes * 60,
     uploadCommand: given.uploadCommand,
@@ -194,34 +239,46 @@ export function resolveEtcdHostsSettings(
   args: EtcdHostsArgs,
   field = "etcd",
 ): EtcdHostsSettings {
-  const members = resolveHosts(args.hosts, `${field}.hosts`);
-  check(
-    MEMBER_COUNTS.includes(members.length),
-    `${field}.hosts`,
-    `${members.length} members cannot keep a majority through failures`,
-    MEMBER_COUNTS.join(", "),
-  );
+  // independent checks all run; the first failure of each is reported together
+  const errors = new ErrorCollector();
+  const run = <T>(fn: () => T): T => errors.attempt(fn) as T;
+  const members = run(() => {
+    const resolved = resolveHosts(args.hosts, `${field}.hosts`);
+    check(
+      MEMBER_COUNTS.includes(resolved.length),
+      `${field}.hosts`,
+      `${resolved.length} members cannot keep a majority through failures`,
+      MEMBER_COUNTS.join(", "),
+    );
+    return resolved;
+  });
   const version = args.version ?? DEFAULT_ETCD_VERSION;
-  check(
-    /^v3\.\d+\.\d+$/.test(version),
-    `${field}.version`,
-    `${show(version)} is not an etcd 3 release`,
-    "v3.X.Y",
+  run(() =>
+    check(
+      typeof version === "string" && /^v3\.\d+\.\d+$/.test(version),
+      `${field}.version`,
+      `${show(version)} is not an etcd 3 release`,
+      "v3.X.Y",
+    ),
   );
   const serviceManager = args.serviceManager ?? "systemd";
-  check(
-    SERVICE_MANAGERS.includes(serviceManager),
-    `${field}.serviceManager`,
-    `${show(serviceManager)} is not a service manager`,
-    SERVICE_MANAGERS.join(", "),
+  run(() =>
+    check(
+      SERVICE_MANAGERS.includes(serviceManager),
+      `${field}.serviceManager`,
+      `${show(serviceManager)} is not a service manager`,
+      SERVICE_MANAGERS.join(", "),
+    ),
   );
-  if (serviceManager === "systemd") {
+  if (serviceManager === "systemd" && members) {
     members.forEach((m, i) =>
-      check(
-        m.root === "/",
-        `${field}.hosts[${i}].root`,
-        `systemd only sees units under "/", not ${show(m.root)}`,
-        '"/" or serviceManager "supervisor"',
+      run(() =>
+        check(
+          m.root === "/",
+          `${field}.hosts[${i}].root`,
+          `systemd only sees units under "/", not ${show(m.root)}`,
+          '"/" or serviceManager "supervisor"',
+        ),
       ),
     );
   }
@@ -229,49 +286,63 @@ export function resolveEtcdHostsSettings(
     args.artifact?.url || args.artifact?.path
       ? args.artifact
       : { ...args.artifact, sha256: args.artifact?.sha256 ?? knownEtcdSha256(version) };
-  const clientPort = port(args.clientPort ?? 2379, `${field}.clientPort`);
-  const peerPort = port(args.peerPort ?? 2380, `${field}.peerPort`);
-  check(clientPort !== peerPort, `${field}.peerPort`, `${peerPort} is also the client port`);
-  const configDir = safePath(args.configDir ?? "/etc/etcd", `${field}.configDir`);
+  const artifact = run(() => resolveArtifact(artifactArgs, etcdReleaseUrl(version), `${field}.artifact`));
+  const clientPort = run(() => port(args.clientPort ?? 2379, `${field}.clientPort`));
+  const peerPort = run(() => port(args.peerPort ?? 2380, `${field}.peerPort`));
+  run(() => check(clientPort !== peerPort, `${field}.peerPort`, `${peerPort} is also the client port`));
+  const configDir = run(() => safePath(args.configDir ?? "/etc/etcd", `${field}.configDir`));
+  const dataDir = run(() => privateDir(args.dataDir ?? "/var/lib/etcd", `${field}.dataDir`));
+  const binDir = run(() => safePath(args.binDir ?? "/usr/local/bin", `${field}.binDir`));
   const quotaBackendBytes = args.quotaBackendBytes ?? 8 * 1024 ** 3;
-  check(
-    Number.isInteger(quotaBackendBytes) && quotaBackendBytes > 0,
-    `${field}.quotaBackendBytes`,
-    `${show(quotaBackendBytes)} must be a positive integer`,
+  run(() =>
+    check(
+      Number.isInteger(quotaBackendBytes) && quotaBackendBytes > 0,
+      `${field}.quotaBackendBytes`,
+      `${show(quotaBackendBytes)} must be a positive integer`,
+    ),
   );
   const snapshotCount = args.snapshotCount ?? 10000;
-  check(
-    Number.isInteger(snapshotCount) && snapshotCount > 0,
-    `${field}.snapshotCount`,
-    `${show(snapshotCount)} must be a positive integer`,
+  run(() =>
+    check(
+      Number.isInteger(snapshotCount) && snapshotCount > 0,
+      `${field}.snapshotCount`,
+      `${show(snapshotCount)} must be a positive integer`,
+    ),
   );
   const repairGeneration = args.repairGeneration ?? 0;
-  check(
-    Number.isInteger(repairGeneration) && repairGeneration >= 0,
-    `${field}.repairGeneration`,
-    `${show(repairGeneration)} must be a non-negative integer`,
+  run(() =>
+    check(
+      Number.isInteger(repairGeneration) && repairGeneration >= 0,
+      `${field}.repairGeneration`,
+      `${show(repairGeneration)} must be a non-negative integer`,
+    ),
   );
+  const restoreFrom = args.restoreFrom
+    ? run(() => resolveArtifact(args.restoreFrom, "", `${field}.restoreFrom`))
+    : undefined;
+  const backup = members ? run(() => resolveBackup(args.backup, members, `${field}.backup`)) : undefined;
+  errors.throwIfAny();
   return {
     name,
     members,
     version,
-    artifact: resolveArtifact(artifactArgs, etcdReleaseUrl(version), `${field}.artifact`),
+    artifact,
     serviceManager,
     clientPort,
     peerPort,
     paths: {
-      dataDir: safePath(args.dataDir ?? "/var/lib/etcd", `${field}.dataDir`),
+      dataDir,
       configDir,
       pkiDir: `${configDir}/pki`,
-      binDir: safePath(args.binDir ?? "/usr/local/bin", `${field}.binDir`),
+      binDir,
       libDir: "/usr/local/lib/pulumi-karmada",
       cacheDir: "/var/cache/pulumi-karmada",
       logDir: "/var/log/pulumi-karmada",
       stateDir: "/run/pulumi-karmada",
     },
     deleteData: args.deleteData ?? false,
-    restoreFrom: args.restoreFrom ? resolveArtifact(args.restoreFrom, "", `${field}.restoreFrom`) : undefined,
-    backup: resolveBackup(args.backup, members, `${field}.backup`),
+    restoreFrom,
+    backup: backup!,
     quotaBackendBytes,
     snapshotCount,
     repairGeneration,

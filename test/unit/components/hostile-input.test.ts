@@ -220,6 +220,24 @@ describe("classes of bad input are refused before anything registers", () => {
     expectNothingOf(outcome, "EtcdCluster");
     expect(fields(outcome)).toEqual(["hosts.restoreFrom.path"]);
   });
+
+  it("etcd directories the scripts make private cannot be shared system directories", () => {
+    const outcome = attempt(() => {
+      new EtcdCluster("etcd", {
+        mode: "hosts",
+        hosts: {
+          hosts: [{ name: "etcd1", address: "10.0.0.11", privateKey: TEST_SSH_KEY }],
+          serviceManager: "supervisor",
+          artifact: { path: "/opt/etcd" },
+          dataDir: "/var/lib",
+          backup: { dir: "/tmp/" },
+        },
+      });
+    });
+    expectNothingOf(outcome, "EtcdCluster");
+    expect(fields(outcome).sort()).toEqual(["hosts.backup.dir", "hosts.dataDir"]);
+    expect(outcome.error!.message).toMatch(/"\/tmp" is a shared system directory/);
+  });
 });
 
 describe("references between components are checked", () => {

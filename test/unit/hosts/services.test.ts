@@ -23,6 +23,8 @@ describe("systemd units", () => {
     expect(unit).toMatch(/^Type=notify$/m);
     expect(unit).toMatch(/^Restart=always$/m);
     expect(systemdServiceUnit(backup)).toMatch(/^Type=oneshot$/m);
+    // files the services create (snapshots, WAL, serving keys) are private under systemd too
+    for (const u of [unit, systemdServiceUnit(backup)]) expect(u).toMatch(/^UMask=0077$/m);
     expect(systemdTimerUnit(backup)).toContain(`OnUnitActiveSec=${settings.backup.intervalSeconds}s`);
   });
 
