@@ -6,7 +6,14 @@ import { validateHost, validateHostPort } from "../validation/endpoints";
 import { check, ErrorCollector, show } from "../validation/errors";
 import { validateFeatureGates } from "../validation/feature-gates";
 import { isIp, validateIpAddress } from "../validation/ip";
-import { entryField, keyField, validateAnnotations, validateLabels } from "../validation/labels";
+import {
+  entryField,
+  isQualifiedName,
+  keyField,
+  validateAnnotations,
+  validateLabels,
+} from "../validation/labels";
+import { ImageName, KARMADA_COMPONENTS } from "../catalog/components";
 import { hasOwnKey, requireMap } from "../validation/maps";
 import { validatePort, validateReplicas } from "../validation/numbers";
 import { validateResources } from "../validation/quantity";
@@ -14,6 +21,15 @@ import { checkNotOwned } from "../validation/owned-flags";
 import { COMPONENT_KEYS, ComponentConfig, ComponentKey, ControlPlaneConfig } from "./config";
 import { CONTROL_PLANE_OWNED_FLAGS } from "./flags-owned";
 import { ApiServerServiceType } from "./settings";
+
+const isPlainMap = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+// the distribution spec's tag and repository grammar
+const IMAGE_TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+const IMAGE_REPOSITORY =
+  /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\d+)?(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
+const IMAGE_NAMES: readonly string[] = [...KARMADA_COMPONENTS, "etcd"];
 
 const SERVICE_TYPES: readonly ApiServerServiceType[] = ["ClusterIP", "NodePort", "LoadBalancer"];
 const PULL_POLICIES = ["Always", "IfNotPresent", "Never"];
@@ -122,11 +138,32 @@ export function validateControlPlaneConfig(config: ControlPlaneConfig): void {
       ),
     );
   }
+  for (const kind of ["repositories", "tags"] as const) {
+    const overrides = config.images?.[kind];
+    if (overrides === undefined) continue;
+    run(() => requireMap(`images.${kind}`, overrides, '{ "karmada-scheduler": "…" }'));
+    for (const [image, value] of Object.entries(isPlainMap(overrides) ? overrides : {})) {
+      run(() => {
+        const field = entryField(`images.${kind}`, image);
+        check(
+          IMAGE_NAMES.includes(image as ImageName),
+          field,
+          `unknown image ${show(image)}`,
+          IMAGE_NAMES.join(", "),
+        );
+        check(
+          typeof value === "string" && (kind === "tags" ? IMAGE_TAG : IMAGE_REPOSITORY).test(value),
+          field,
+          `${show(value)} is not an image ${kind === "tags" ? "tag" : "repository"}`,
+          kind === "tags" ? "[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}" : "host[:port]/path, lower case",
+        );
+      });
+    }
+  }
   for (const section of ["components", "apiServer", "images"] as const) {
     if (config[section] !== undefined) run(() => requireMap(section, config[section], "a map of settings"));
   }
-  const components =
-    typeof config.components === "object" && config.components !== null ? config.components : {};
+  const components = isPlainMap(config.components) ? config.components : {};
   for (const key of Object.keys(components)) {
     run(() => {
       check(
@@ -138,7 +175,9 @@ export function validateControlPlaneConfig(config: ControlPlaneConfig): void {
       validateComponent(keyField("components", key), key, components[key as keyof typeof COMPONENT_KEYS]!);
     });
   }
-  const api = typeof config.apiServer === "object" && config.apiServer !== null ? config.apiServer : {};
+  const api = isPlainMap(config.apiServer)
+    ? (config.apiServer as NonNullable<ControlPlaneConfig["apiServer"]>)
+    : {};
   if (api.serviceType !== undefined) {
     run(() =>
       check(
@@ -153,6 +192,22 @@ export function validateControlPlaneConfig(config: ControlPlaneConfig): void {
     run(() => {
       check(api.serviceType === "NodePort", "apiServer.nodePort", "is only valid with serviceType NodePort");
       validatePort("apiServer.nodePort", api.nodePort!);
+    });
+  }
+  if (api.loadBalancerClass !== undefined) {
+    run(() => {
+      check(
+        api.serviceType === "LoadBalancer",
+        "apiServer.loadBalancerClass",
+        `is only valid with serviceType LoadBalancer, not ${show(api.serviceType ?? "ClusterIP")}`,
+        'serviceType: "LoadBalancer"',
+      );
+      check(
+        typeof api.loadBalancerClass === "string" && isQualifiedName(api.loadBalancerClass),
+        "apiServer.loadBalancerClass",
+        `${show(api.loadBalancerClass)} is not a load balancer class`,
+        "[prefix/]name, e.g. service.k8s.aws/nlb",
+      );
     });
   }
   if (api.port !== undefined) run(() => validatePort("apiServer.port", api.port!));

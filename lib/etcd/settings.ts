@@ -219,6 +219,13 @@ export function validateEtcdInClusterSettings(
   const run = (fn: () => unknown) => errors.attempt(fn);
   run(() => {
     validateDns1123Label(`${field}.name`, s.name);
+    // it names Services too, whose names are DNS-1035 labels: a letter first
+    check(
+      /^[a-z]/.test(s.name),
+      `${field}.name`,
+      `${show(s.name)} does not start with a letter`,
+      "a DNS-1035 label, e.g. etcd",
+    );
     check(
       s.name.length <= ETCD_NAME_MAX,
       `${field}.name`,

@@ -108,8 +108,23 @@ function validateRule(field: string, rule: PolicyRule): void {
     "no verb given",
     "one or more verbs",
   );
+  for (const key of ["verbs", "apiGroups", "resources", "resourceNames", "nonResourceURLs"] as const) {
+    const list = rule[key];
+    check(
+      list === undefined || (Array.isArray(list) && list.every((v: unknown) => typeof v === "string")),
+      `${field}.${key}`,
+      `${show(list)} is not a list of strings`,
+      '["…"]',
+    );
+  }
   const resourceRule = (rule.resources?.length ?? 0) > 0;
   const urlRule = (rule.nonResourceURLs?.length ?? 0) > 0;
+  check(
+    !urlRule || ((rule.apiGroups?.length ?? 0) === 0 && (rule.resourceNames?.length ?? 0) === 0),
+    field,
+    "applies to both non-resource URLs and API groups or resource names",
+    "a rule of resources (with apiGroups) or one of nonResourceURLs",
+  );
   check(
     resourceRule !== urlRule,
     field,

@@ -26,8 +26,12 @@ export function validateInteger(field: string, value: number, minimum: number, m
  *   disabled component, which is expressed with `enabled: false` instead)
  */
 export function validateReplicas(field: string, value: number, minimum = 1): number {
-  return validateInteger(field, value, minimum);
+  // spec.replicas is an int32
+  return validateInteger(field, value, minimum, INT32_MAX);
 }
+
+/** Largest value of a Kubernetes int32 field. */
+export const INT32_MAX = 2 ** 31 - 1;
 
 /**
  * Validates the number of etcd members. Even counts are rejected: 4 members tolerate one failure, like 3,

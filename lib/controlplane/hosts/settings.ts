@@ -261,6 +261,12 @@ export function resolveControlPlaneHostsSettings(
   const webhookPort = componentPorts("karmada-webhook", settings).secure!;
   const apiServiceHosts = resolveApiServiceHosts(config, settings, machines, components);
   const external = settings.apiServer.externalEndpoint;
+  check(
+    config.webhookEndpoint === undefined || typeof config.webhookEndpoint === "string",
+    "hosts.webhookEndpoint",
+    `${show(config.webhookEndpoint)} is not an address`,
+    "host[:port]",
+  );
   const webhook = config.webhookEndpoint
     ? HOST_WITH_PORT.test(config.webhookEndpoint)
       ? validateHostPort("hosts.webhookEndpoint", config.webhookEndpoint)

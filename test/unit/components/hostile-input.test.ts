@@ -318,3 +318,72 @@ describe("references between components are checked", () => {
     expect(ghost.message).toMatch(/"ghost" is not registered with "karmada".*allowed: member1/);
   });
 });
+
+describe("counterexamples the property test found against the real kube-apiserver stay fixed", () => {
+  it.each<[string, Partial<KarmadaControlPlaneArgs>, string]>([
+    [
+      "a load balancer class that is not a qualified name",
+      { apiServer: { serviceType: "LoadBalancer", loadBalancerClass: "a b" } },
+      "apiServer.loadBalancerClass",
+    ],
+    [
+      "a load balancer class the Service type would drop",
+      { apiServer: { serviceType: "ClusterIP", loadBalancerClass: "example.com/lb" } },
+      "apiServer.loadBalancerClass",
+    ],
+    [
+      "replicas beyond int32",
+      { components: { scheduler: { replicas: 2 ** 31 } } },
+      "components.scheduler.replicas",
+    ],
+    [
+      "an image tag with a space",
+      { images: { tags: { "karmada-scheduler": "v1 beta" } } },
+      'images.tags["karmada-scheduler"]',
+    ],
+    [
+      "an image repository with a space",
+      { images: { repositories: { etcd: "a b" } } },
+      'images.repositories["etcd"]',
+    ],
+    [
+      "a webhook endpoint that is not a string",
+      {
+        mode: "hosts",
+        hosts: {
+          machines: [{ name: "cp1", address: "10.0.0.5", privateKey: TEST_SSH_KEY }],
+          binaries: { path: "/opt/karmada/bin" },
+          webhookEndpoint: -1 as never,
+        },
+      },
+      "hosts.webhookEndpoint",
+    ],
+  ])("%s", (_what, args, field) => {
+    const outcome = controlPlane(args);
+    expectNothingOf(outcome, "KarmadaControlPlane");
+    expect(fields(outcome)).toContain(field);
+  });
+
+  it("an IPv6 control-plane host renders its service flags (brackets need no quoting)", async () => {
+    const outcome = controlPlane({
+      mode: "hosts",
+      hosts: {
+        machines: [{ name: "cp1", address: "fd00::5", privateKey: TEST_SSH_KEY }],
+        binaries: { path: "/opt/karmada/bin" },
+        serviceManager: "supervisor",
+      },
+    });
+    expect(outcome.error).toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const commands = outcome.records.filter((r) => r.type.startsWith("command:remote:"));
+    expect(commands.map((c) => c.name)).toContain("karmada-cp1-karmada-apiserver");
+  });
+
+  it("an in-cluster etcd named with a leading digit (Service names are DNS-1035)", () => {
+    const outcome = attempt(
+      (host) => new EtcdCluster("etcd", { inCluster: { name: "1etcd" } }, { provider: host }),
+    );
+    expectNothingOf(outcome, "EtcdCluster");
+    expect(fields(outcome)).toEqual(["inCluster.name"]);
+  });
+});

@@ -69,6 +69,25 @@ describe("member config validation", () => {
       "extraRules[0].verbs",
       /no verb/,
     ],
+    [
+      "a rule for both API groups and URLs (the API server refuses the ClusterRole)",
+      {
+        permissions: "leastPrivilege",
+        extraRules: [{ apiGroups: [""], nonResourceURLs: ["/healthz"], verbs: ["get"] }],
+      },
+      "extraRules[0]",
+      /both non-resource URLs and API groups/,
+    ],
+    [
+      "a rule list given as a string",
+      {
+        permissions: "leastPrivilege",
+        extraRules: [{ apiGroups: "MKFG" as never, resources: ["pods"], verbs: ["get"] }],
+      },
+      "extraRules[0].apiGroups",
+      /is not a list of strings/,
+    ],
+    ["taints given as a string", { taints: "" as never }, "taints", /is not a list/],
     ["pull options in push mode", { pull: { replicas: 2 } }, "pull", /mode is "Push"/],
     ["agent replicas", { mode: "Pull", pull: { replicas: 0 } }, "pull.replicas", /out of range/],
     [

@@ -26,7 +26,7 @@ describe("validateReplicas / validateInteger", () => {
   it("requires at least one replica unless told otherwise", () => {
     expect(validateReplicas("r", 1)).toBe(1);
     expect(configError(() => validateReplicas("components.karmada-scheduler.replicas", 0)).message).toBe(
-      "invalid components.karmada-scheduler.replicas: 0 is out of range (allowed: an integer ≥ 1)",
+      "invalid components.karmada-scheduler.replicas: 0 is out of range (allowed: an integer 1–2147483647)",
     );
     expect(validateReplicas("r", 0, 0)).toBe(0);
     expect(configError(() => validateReplicas("r", Number.NaN)).problem).toBe("NaN is out of range");
