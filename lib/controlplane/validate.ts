@@ -14,16 +14,13 @@ import {
   validateLabels,
 } from "../validation/labels";
 import { ImageName, KARMADA_COMPONENTS } from "../catalog/components";
-import { hasOwnKey, requireMap } from "../validation/maps";
+import { hasOwnKey, isPlainMap, requireMap } from "../validation/maps";
 import { validatePort, validateReplicas } from "../validation/numbers";
 import { validateResources } from "../validation/quantity";
 import { checkNotOwned } from "../validation/owned-flags";
 import { COMPONENT_KEYS, ComponentConfig, ComponentKey, ControlPlaneConfig } from "./config";
 import { CONTROL_PLANE_OWNED_FLAGS } from "./flags-owned";
 import { ApiServerServiceType } from "./settings";
-
-const isPlainMap = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 // the distribution spec's tag and repository grammar
 const IMAGE_TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;

@@ -16,3 +16,7 @@ export function requireMap(field: string, value: unknown, form: string): void {
 /** Own keys only: `constructor` or `toString` must never find a prototype's entry in a lookup table. */
 export const hasOwnKey = (table: object, key: string): boolean =>
   Object.prototype.hasOwnProperty.call(table, key);
+
+/** True for a plain map: an object that is neither null nor a list. */
+export const isPlainMap = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);

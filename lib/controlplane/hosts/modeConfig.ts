@@ -5,6 +5,7 @@ import { resolveControlPlaneSettings } from "../defaults";
 import { ControlPlaneSettings } from "../settings";
 import { validateControlPlaneConfig } from "../validate";
 import { keyField } from "../../validation/labels";
+import { isPlainMap } from "../../validation/maps";
 import { ControlPlaneHostsConfig } from "./config";
 import { ControlPlaneHostsSettings, resolveControlPlaneHostsSettings } from "./settings";
 
@@ -44,7 +45,7 @@ export function hostsModeControlPlaneConfig(
     "must list at least one host",
   );
   const errors = new ErrorCollector();
-  for (const [key, component] of Object.entries(config.components ?? {})) {
+  for (const [key, component] of Object.entries(isPlainMap(config.components) ? config.components : {})) {
     for (const field of POD_ONLY_FIELDS) {
       if (component?.[field] !== undefined) {
         errors.add(
@@ -94,6 +95,34 @@ export function hostsModeControlPlaneConfig(
   };
 }
 
+/**
+ * The configuration without what hosts mode refuses (pod and Service settings, images) and with a stand-in
+ * endpoint when none can be derived, so that the remaining checks still run after a refusal.
+ */
+function withoutPodSettings(config: ControlPlaneConfig): ControlPlaneConfig {
+  const components = Object.fromEntries(
+    Object.entries(isPlainMap(config.components) ? config.components : {}).map(([key, c]) => [
+      key,
+      Object.fromEntries(
+        Object.entries(isPlainMap(c) ? c : {}).filter(
+          ([f]) => !POD_ONLY_FIELDS.includes(f as keyof ComponentConfig),
+        ),
+      ),
+    ]),
+  );
+  const apiServer = Object.fromEntries(
+    Object.entries(isPlainMap(config.apiServer) ? config.apiServer : {}).filter(
+      ([f]) => !(SERVICE_ONLY_FIELDS as readonly string[]).includes(f),
+    ),
+  );
+  return {
+    ...config,
+    images: undefined,
+    components,
+    apiServer: { externalEndpoint: "unset.invalid", ...apiServer },
+  };
+}
+
 /** Where a control plane's processes run. */
 export const CONTROL_PLANE_MODES = ["containerized", "hosts"] as const;
 export type ControlPlaneMode = (typeof CONTROL_PLANE_MODES)[number];
@@ -129,17 +158,24 @@ export function resolveControlPlaneMode(
     'only applies to mode "hosts"',
     'mode: "hosts"',
   );
-  // the hosts-mode refusals and the general checks are independent: report both
+  // the hosts-mode refusals, the general checks and the hosts section are independent: report all
   const errors = new ErrorCollector();
   const adapted =
     mode === "hosts" ? errors.attempt(() => hostsModeControlPlaneConfig(config, config.hosts)) : config;
-  errors.attempt(() => validateControlPlaneConfig(adapted ?? config));
+  // after a refusal, go on with the configuration as hosts mode would read it, to find the rest
+  const base = adapted ?? withoutPodSettings(config);
+  const valid =
+    errors.attempt(() => {
+      validateControlPlaneConfig(base);
+      return true;
+    }) === true;
+  const settings = valid
+    ? errors.attempt(() => resolveControlPlaneSettings(name, base, { endpoints: etcdEndpoints }))
+    : undefined;
+  const hosts =
+    mode === "hosts" && settings && typeof config.hosts === "object" && config.hosts !== null
+      ? errors.attempt(() => resolveControlPlaneHostsSettings(config.hosts!, settings))
+      : undefined;
   errors.throwIfAny();
-  if (adapted === undefined) throw new Error("unreachable: hosts-mode errors were thrown");
-  const settings = resolveControlPlaneSettings(name, adapted, { endpoints: etcdEndpoints });
-  return {
-    mode,
-    settings,
-    hosts: mode === "hosts" ? resolveControlPlaneHostsSettings(config.hosts!, settings) : undefined,
-  };
+  return { mode, settings: settings!, hosts };
 }

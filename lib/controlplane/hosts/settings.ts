@@ -4,7 +4,7 @@ import { SERVICE_MANAGERS, ServiceManager } from "../../hosts/service";
 import { safePath } from "../../hosts/shell";
 import { ResolvedHost, resolveHosts } from "../../hosts/spec";
 import { HostPort, validateHost, validateHostPort } from "../../validation/endpoints";
-import { check, show } from "../../validation/errors";
+import { ErrorCollector, check, show } from "../../validation/errors";
 import { entryField } from "../../validation/labels";
 import { validateInteger } from "../../validation/numbers";
 import { checkNotOwned } from "../../validation/owned-flags";
@@ -238,61 +238,74 @@ export function resolveControlPlaneHostsSettings(
     "is required in hosts mode",
     "{ machines: [...], binaries: {...} }",
   );
-  const machines = resolveHosts(config.machines, "hosts.machines");
+  // independent checks all run; their problems are reported together
+  const errors = new ErrorCollector();
+  const run = <T>(fn: () => T): T => errors.attempt(fn) as T;
+  const machines = run(() => resolveHosts(config.machines, "hosts.machines"));
   const serviceManager = config.serviceManager ?? "systemd";
-  check(
-    SERVICE_MANAGERS.includes(serviceManager),
-    "hosts.serviceManager",
-    `${show(serviceManager)} is not a service manager`,
-    SERVICE_MANAGERS.join(", "),
+  run(() =>
+    check(
+      SERVICE_MANAGERS.includes(serviceManager),
+      "hosts.serviceManager",
+      `${show(serviceManager)} is not a service manager`,
+      SERVICE_MANAGERS.join(", "),
+    ),
   );
-  if (serviceManager === "systemd") {
+  if (serviceManager === "systemd" && machines) {
     machines.forEach((m, i) =>
-      check(
-        m.root === "/",
-        `hosts.machines[${i}].root`,
-        `systemd only sees units under "/", not ${show(m.root)}`,
-        '"/" or serviceManager "supervisor"',
+      run(() =>
+        check(
+          m.root === "/",
+          `hosts.machines[${i}].root`,
+          `systemd only sees units under "/", not ${show(m.root)}`,
+          '"/" or serviceManager "supervisor"',
+        ),
       ),
     );
   }
   const components = INSTALL_ORDER.filter((c) => settings.components[c].enabled);
-  checkExtraArgs(settings, components);
+  run(() => checkExtraArgs(settings, components));
   const webhookPort = componentPorts("karmada-webhook", settings).secure!;
-  const apiServiceHosts = resolveApiServiceHosts(config, settings, machines, components);
+  const apiServiceHosts = machines
+    ? run(() => resolveApiServiceHosts(config, settings, machines, components))
+    : undefined;
   const external = settings.apiServer.externalEndpoint;
-  check(
-    config.webhookEndpoint === undefined || typeof config.webhookEndpoint === "string",
-    "hosts.webhookEndpoint",
-    `${show(config.webhookEndpoint)} is not an address`,
-    "host[:port]",
+  const webhook = run(() => {
+    check(
+      config.webhookEndpoint === undefined || typeof config.webhookEndpoint === "string",
+      "hosts.webhookEndpoint",
+      `${show(config.webhookEndpoint)} is not an address`,
+      "host[:port]",
+    );
+    return config.webhookEndpoint
+      ? HOST_WITH_PORT.test(config.webhookEndpoint)
+        ? validateHostPort("hosts.webhookEndpoint", config.webhookEndpoint)
+        : {
+            host: validateHost("hosts.webhookEndpoint", config.webhookEndpoint.replace(/^\[(.*)\]$/, "$1")),
+            port: webhookPort,
+          }
+      : { host: external?.host ?? machines?.[0]?.address ?? "", port: webhookPort };
+  });
+  const binaries = run(() => resolveBinaries(config, settings, components));
+  const healthTimeoutSeconds = run(() =>
+    validateInteger("hosts.healthTimeoutSeconds", config.healthTimeoutSeconds ?? 120, 5, 3600),
   );
-  const webhook = config.webhookEndpoint
-    ? HOST_WITH_PORT.test(config.webhookEndpoint)
-      ? validateHostPort("hosts.webhookEndpoint", config.webhookEndpoint)
-      : {
-          host: validateHost("hosts.webhookEndpoint", config.webhookEndpoint.replace(/^\[(.*)\]$/, "$1")),
-          port: webhookPort,
-        }
-    : { host: external?.host ?? machines[0].address, port: webhookPort };
+  const binDir = run(() => safePath(config.binDir ?? "/usr/local/bin", "hosts.binDir"));
+  const configDir = run(() => safePath(config.configDir ?? "/etc/karmada", "hosts.configDir"));
+  errors.throwIfAny();
   return {
     machines,
     serviceManager,
     components,
-    binaries: resolveBinaries(config, settings, components),
+    binaries,
     webhook,
-    apiServiceHosts,
-    aggregatorRouting: !components.some((c) => API_SERVICE_KEYS[c] && apiServiceHosts[API_SERVICE_KEYS[c]!]),
+    apiServiceHosts: apiServiceHosts!,
+    aggregatorRouting: !components.some((c) => API_SERVICE_KEYS[c] && apiServiceHosts![API_SERVICE_KEYS[c]!]),
     bindAllInterfaces: config.bindAllInterfaces ?? false,
-    healthTimeoutSeconds: validateInteger(
-      "hosts.healthTimeoutSeconds",
-      config.healthTimeoutSeconds ?? 120,
-      5,
-      3600,
-    ),
+    healthTimeoutSeconds,
     paths: {
-      binDir: safePath(config.binDir ?? "/usr/local/bin", "hosts.binDir"),
-      configDir: safePath(config.configDir ?? "/etc/karmada", "hosts.configDir"),
+      binDir,
+      configDir,
       cacheDir: "/var/cache/pulumi-karmada",
       logDir: "/var/log/pulumi-karmada",
       stateDir: "/run/pulumi-karmada",

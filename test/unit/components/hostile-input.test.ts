@@ -189,6 +189,33 @@ describe("classes of bad input are refused before anything registers", () => {
     expect(outcome.error!.message).toMatch(/^KarmadaControlPlane "karmada": 6 invalid settings:/);
   });
 
+  it("every problem of a control plane on hosts is reported together: machines, runner, pod-only settings", () => {
+    const outcome = controlPlane({
+      mode: "hosts",
+      components: { scheduler: { replicas: 2 } },
+      hosts: {
+        machines: [
+          { name: "cp1", address: "10.0.0.300", privateKey: TEST_SSH_KEY },
+          { name: "cp2", address: "10.0.0.6", privateKey: "not a key" },
+        ],
+        binaries: { path: "/opt/karmada/bin" },
+        serviceManager: "cron" as never,
+        healthTimeoutSeconds: 1,
+      },
+      apiServer: { externalEndpoint: "karmada.example.com" },
+    });
+    expectNothingOf(outcome, "KarmadaControlPlane");
+    expect(fields(outcome).sort()).toEqual(
+      [
+        "components.scheduler.replicas",
+        "hosts.machines[0].address",
+        "hosts.machines[1].privateKey",
+        "hosts.serviceManager",
+        "hosts.healthTimeoutSeconds",
+      ].sort(),
+    );
+  });
+
   it("an etcd whose mode sections disagree, with an out-of-range cron, is refused with both fields", () => {
     const outcome = attempt((host) => {
       new EtcdCluster(
