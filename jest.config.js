@@ -8,6 +8,7 @@ const common = {
   // examples import the package by name, as an outside project does
   moduleNameMapper: { "^pulumi-karmada$": "<rootDir>/index.ts" },
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
+  setupFilesAfterEnv: ["<rootDir>/test/support/drainImmediates.ts"],
 };
 module.exports = {
   testTimeout: 120000,

@@ -2,7 +2,7 @@ import type { KubeObject } from "../kube/apply";
 import { validateClusterName } from "../members/validate";
 import { check, ErrorCollector, show } from "../validation/errors";
 import { validateUnique } from "../validation/duplicates";
-import { validateInteger } from "../validation/numbers";
+import { validateReplicas } from "../validation/numbers";
 import { OwnedFlags, checkNotOwned } from "../validation/owned-flags";
 import { CONTROL_PLANE_OWNED_FLAGS } from "../controlplane/flags-owned";
 import { ESTIMATOR_OWNED_FLAGS } from "./estimator";
@@ -93,6 +93,9 @@ export function defaultTarget(kind: AddonKind): AddonTarget {
 }
 
 /** Checks an Addon's plain settings and its member list (names only; Inputs are checked when known). */
+/** Longest member name an estimator serves: `karmada-scheduler-estimator-` leaves 35 of 63. */
+export const ESTIMATOR_CLUSTER_NAME_MAX = 63 - "karmada-scheduler-estimator-".length;
+
 export function validateAddonConfig(config: AddonConfig, memberNames: readonly string[]): AddonTarget {
   check(
     ADDON_KINDS.includes(config.kind),
@@ -153,7 +156,7 @@ export function validateAddonConfig(config: AddonConfig, memberNames: readonly s
     );
   }
   if (config.overrides?.replicas !== undefined)
-    run(() => validateInteger("overrides.replicas", config.overrides!.replicas!, 1));
+    run(() => validateReplicas("overrides.replicas", config.overrides!.replicas!));
   const owned = builtinOwnedFlags(config.kind);
   if (owned !== undefined) {
     run(() =>
@@ -175,7 +178,20 @@ export function validateAddonConfig(config: AddonConfig, memberNames: readonly s
       'target: "members" or kind: "schedulerEstimator"',
     ),
   );
-  memberNames.forEach((n, i) => run(() => validateClusterName(`members[${i}].clusterName`, n)));
+  memberNames.forEach((n, i) =>
+    run(() => {
+      validateClusterName(`members[${i}].clusterName`, n);
+      // the estimator's Deployment and Service are karmada-scheduler-estimator-<cluster>: 63 at most
+      if (config.kind === "schedulerEstimator") {
+        check(
+          n.length <= ESTIMATOR_CLUSTER_NAME_MAX,
+          `members[${i}].clusterName`,
+          `${show(n)} is too long for the estimator's object names (karmada-scheduler-estimator-<cluster>)`,
+          `at most ${ESTIMATOR_CLUSTER_NAME_MAX} characters`,
+        );
+      }
+    }),
+  );
   run(() => validateUnique("members", memberNames));
   errors.throwIfAny();
   return target;

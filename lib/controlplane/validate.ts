@@ -14,6 +14,7 @@ import {
   validateLabels,
 } from "../validation/labels";
 import { ImageName, KARMADA_COMPONENTS } from "../catalog/components";
+import { validateImageReference } from "../validation/image";
 import { hasOwnKey, isPlainMap, requireMap } from "../validation/maps";
 import { validatePort, validateReplicas } from "../validation/numbers";
 import { validateResources } from "../validation/quantity";
@@ -51,16 +52,7 @@ function validateComponent(field: string, key: string, c: ComponentConfig): void
     );
   }
   if (c.replicas !== undefined) errors.attempt(() => validateReplicas(`${field}.replicas`, c.replicas!));
-  if (c.image !== undefined) {
-    errors.attempt(() =>
-      check(
-        typeof c.image === "string" && /^[a-z0-9][a-z0-9._\-/:]*(@sha256:[0-9a-f]{64})?$/i.test(c.image),
-        `${field}.image`,
-        `${show(c.image)} is not an image reference`,
-        "repository[:tag][@sha256:digest]",
-      ),
-    );
-  }
+  if (c.image !== undefined) errors.attempt(() => validateImageReference(`${field}.image`, c.image));
   if (c.imagePullPolicy !== undefined) {
     errors.attempt(() =>
       check(

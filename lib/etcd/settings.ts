@@ -3,6 +3,7 @@ import { ResourceRequirements } from "../controlplane/settings";
 import { validateDns1123Label, validateDns1123Subdomain } from "../validation/dns";
 import { validateCronSchedule } from "../validation/cron";
 import { ConfigError, ErrorCollector, check, checkAll, show } from "../validation/errors";
+import { validateImageReference } from "../validation/image";
 import { requireMap } from "../validation/maps";
 import { entryField, validateAnnotations, validateLabels } from "../validation/labels";
 import { validateInteger } from "../validation/numbers";
@@ -236,14 +237,7 @@ export function validateEtcdInClusterSettings(
   run(() => validateDns1123Label(`${field}.namespace`, s.namespace));
   run(() => validateDns1123Subdomain(`${field}.clusterDomain`, s.clusterDomain));
   run(() => validateReplicaCount(`${field}.replicas`, s.replicas));
-  run(() =>
-    check(
-      typeof s.image === "string" && s.image.trim() !== "",
-      `${field}.image`,
-      `${show(s.image)} is empty`,
-      "an image reference",
-    ),
-  );
+  run(() => validateImageReference(`${field}.image`, s.image));
   run(() =>
     check(
       PULL_POLICIES.includes(s.imagePullPolicy),
@@ -342,12 +336,7 @@ function validateStorage(field: string, storage: EtcdStorage, replicas: number):
 function validateBackup(field: string, backup: EtcdBackupSettings): void {
   validateCronSchedule(`${field}.schedule`, backup.schedule);
   validateInteger(`${field}.retain`, backup.retain, 1, 1000);
-  check(
-    typeof backup.toolsImage === "string" && backup.toolsImage.trim() !== "",
-    `${field}.toolsImage`,
-    `${show(backup.toolsImage)} is empty`,
-    "an image reference",
-  );
+  validateImageReference(`${field}.toolsImage`, backup.toolsImage);
   const target = backup.target;
   if (target.kind === "pvc") {
     validatePositiveSize(`${field}.target.size`, target.size);

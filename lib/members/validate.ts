@@ -3,7 +3,7 @@ import { ConfigError, ErrorCollector, check, checkAll, show } from "../validatio
 import { validateUnique } from "../validation/duplicates";
 import { validateLabelKey, validateLabelValue } from "../validation/labels";
 import { requireMap } from "../validation/maps";
-import { validateInteger } from "../validation/numbers";
+import { INT32_MAX, validateInteger, validateReplicas } from "../validation/numbers";
 import { OwnedFlags, checkNotOwned } from "../validation/owned-flags";
 import { validateHttpsUrl } from "../validation/urls";
 import {
@@ -67,7 +67,7 @@ export const AGENT_OWNED_FLAGS: OwnedFlags = {
 
 function validatePull(pull: PullOptions): void {
   requireMap("pull", pull, "{ identity, replicas, extraArgs, … }");
-  if (pull.replicas !== undefined) validateInteger("pull.replicas", pull.replicas, 1);
+  if (pull.replicas !== undefined) validateReplicas("pull.replicas", pull.replicas);
   if (pull.identity !== undefined) {
     check(
       AGENT_IDENTITIES.includes(pull.identity),
@@ -93,15 +93,21 @@ function validatePull(pull: PullOptions): void {
   if (pull.karmadaApiEndpoint !== undefined)
     validateHttpsUrl("pull.karmadaApiEndpoint", pull.karmadaApiEndpoint);
   if (pull.certValidityHours !== undefined)
-    validateInteger("pull.certValidityHours", pull.certValidityHours, 2);
+    // the CSR's expirationSeconds is an int32
+    validateInteger("pull.certValidityHours", pull.certValidityHours, 2, Math.floor(INT32_MAX / 3600));
   if (pull.namespace !== undefined) validateDns1123Label("pull.namespace", pull.namespace);
   if (pull.bootstrapTokenTtlHours !== undefined) {
-    validateInteger("pull.bootstrapTokenTtlHours", pull.bootstrapTokenTtlHours, 0);
+    validateInteger("pull.bootstrapTokenTtlHours", pull.bootstrapTokenTtlHours, 0, 87600);
   }
 }
 
+const RULE_KEYS = ["apiGroups", "resources", "resourceNames", "nonResourceURLs", "verbs"];
+
 function validateRule(field: string, rule: PolicyRule): void {
   requireMap(field, rule, "{ apiGroups, resources, verbs } or { nonResourceURLs, verbs }");
+  for (const key of Object.keys(rule)) {
+    check(RULE_KEYS.includes(key), `${field}.${key}`, "is not a field of an RBAC rule", RULE_KEYS.join(", "));
+  }
   check(
     Array.isArray(rule.verbs) && rule.verbs.length > 0,
     `${field}.verbs`,

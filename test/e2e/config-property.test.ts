@@ -8,9 +8,12 @@
  *
  * Pipelines, as the components run them: control plane (containerized and hosts mode) → host workloads
  * + the core-kind objects inside karmada-apiserver; in-cluster etcd; member registration (push and pull
- * objects in the member, core-kind agent objects inside Karmada); built-in addons and the scheduler
- * estimator. One API server for the file, on 127.0.9.x (this suite's range).
+ * objects in the member, core-kind agent objects inside Karmada, with a bootstrap token its Secret and
+ * CertificateSigningRequest); built-in addons and the scheduler estimator. One API server for the
+ * file, on 127.0.9.x (this suite's range).
  */
+import { execFileSync } from "child_process";
+import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { CONTROL_PLANE_BUILTINS, ControlPlaneBuiltin, validateAddonConfig } from "../../lib/addons/config";
 import {
@@ -19,7 +22,7 @@ import {
   builtinSettings,
   builtinWorkloads,
 } from "../../lib/addons/builtins";
-import { estimatorCertificate, estimatorManifests } from "../../lib/addons/estimator";
+import { ESTIMATOR_OWNED_FLAGS, estimatorCertificate, estimatorManifests } from "../../lib/addons/estimator";
 import { RELEASES } from "../../lib/catalog/releases";
 import { COMPONENT_KEYS, ComponentKey } from "../../lib/controlplane/config";
 import { resolveControlPlaneSettings } from "../../lib/controlplane/defaults";
@@ -42,11 +45,17 @@ import { karmadaApiObjects } from "../../lib/manifests/karmada";
 import { namespaceObject } from "../../lib/manifests/namespace";
 import { PLACEHOLDERS, substitute } from "../../lib/manifests/placeholders";
 import { hostWorkloadManifests } from "../../lib/manifests/workloads";
-import { agentCertificateSpec, tokenExpiration } from "../../lib/members/bootstrap";
+import {
+  agentCertificateSpec,
+  agentCsrObject,
+  bootstrapTokenSecretData,
+  tokenExpiration,
+} from "../../lib/members/bootstrap";
 import { clusterObject } from "../../lib/members/cluster";
 import { resolveMemberSettings } from "../../lib/members/config";
 import { agentMemberObjects } from "../../lib/members/pull";
 import { memberCredentialObjects, tokenSecretObject } from "../../lib/members/push";
+import { BOOTSTRAP_TOKEN } from "../../lib/members/names";
 import { agentKarmadaObjects } from "../../lib/members/rbac";
 import { AGENT_OWNED_FLAGS, validateMemberConfig } from "../../lib/members/validate";
 import { controlPlaneCertificates } from "../../lib/pki/certificates";
@@ -68,14 +77,14 @@ const tier = e2eTier(
 const ADDRESS = "127.0.9.10";
 const ETCD_ENDPOINTS = ["https://etcd-client.karmada-system.svc.cluster.local:2379"];
 
-/** Runs per pipeline (≈420 in all): enough to reach most hostile classes, under two minutes on 2 cores. */
-const RUNS = { controlPlane: 200, etcd: 80, members: 80, addons: 60 } as const;
+/** Runs per pipeline (≈620 in all): enough to reach most hostile classes, about a minute on 2 cores. */
+const RUNS = { controlPlane: 200, etcd: 150, members: 150, addons: 120 } as const;
 
 /**
  * Least share of inputs that must get past validation to the dry run, so that a generator cannot
  * silently regress to one validation rejects wholesale (which would leave the API server untested).
  */
-const REACH_FLOOR = { controlPlane: 0.25, etcd: 0, members: 0, addons: 0 } as const;
+const REACH_FLOOR = { controlPlane: 0.25, etcd: 0.25, members: 0.25, addons: 0.25 } as const;
 
 /** API groups a plain kube-apiserver serves: only objects of these kinds are dry-run. */
 const CORE_GROUPS = new Set([
@@ -414,7 +423,10 @@ const broadControlPlaneInput = withUnknownKeys(
 // broad-mix input, so on its own it would barely exercise what only the API server checks.
 
 type Path = readonly (string | number)[];
-/** One hostile field: `value` at `path` (intermediate objects created); `merge` spreads it into an object. */
+/**
+ * One hostile field: `value` at `path` (intermediate objects created); `merge` spreads it into an object.
+ * An empty path spreads `value` into the root (a cross-field conflict, e.g. `extraRules` with `full`).
+ */
 interface Mutation {
   readonly path: Path;
   readonly value: unknown;
@@ -767,25 +779,25 @@ const hostileComponentField = (hosts: boolean) =>
     ),
   );
 
+/** Image references a runtime cannot pull (the API server takes them in templates). */
+const badImage = fc.oneof(
+  anyHostile,
+  oneOf(
+    "Repo:Tag",
+    "repo:tag with space",
+    "repo::",
+    "repo:tag\n",
+    " nginx",
+    "nginx ",
+    "nginx:",
+    "a@sha256:ab",
+  ),
+);
+
 /** One hostile pod field of a component (containerized), or the same field valid in hosts mode. */
 const hostilePodField = fc.oneof(
   at(componentAt("replicas"), badReplicas),
-  at(
-    componentAt("image"),
-    fc.oneof(
-      anyHostile,
-      oneOf(
-        "Repo:Tag",
-        "repo:tag with space",
-        "repo::",
-        "repo:tag\n",
-        " nginx",
-        "nginx ",
-        "nginx:",
-        "a@sha256:ab",
-      ),
-    ),
-  ),
+  at(componentAt("image"), badImage),
   at(componentAt("imagePullPolicy"), fc.oneof(anyHostile, oneOf("always", "IfNotPresent ", ""))),
   at(componentAt("resources"), badResources),
   hostileMap(
@@ -1062,6 +1074,8 @@ function clone<T>(value: T): T {
 /** `base` with one field set (a copy; intermediate objects created, own properties only). */
 function mutate(base: Record<string, unknown>, { path, value, merge }: Mutation): Record<string, unknown> {
   const root = clone(base);
+  // an empty path spreads `value` into the root: several fields at once (a cross-field conflict)
+  if (path.length === 0) return { ...root, ...(value as Record<string, unknown>) };
   const put = (obj: object, key: string | number, v: unknown) =>
     Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
   let node: Record<string | number, unknown> = root;
@@ -1090,7 +1104,8 @@ const controlPlaneInput: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 10, arbitrary: broadControlPlaneInput },
 );
 
-const etcdInput = withUnknownKeys(
+/** The broad mix of an in-cluster etcd (many hostile fields at once). */
+const broadEtcdInput = withUnknownKeys(
   fc.record(
     {
       name: field(oneOf("etcd", "karmada-etcd", "e", "x".repeat(45))),
@@ -1181,7 +1196,8 @@ const policyRule = field(
   ),
 );
 
-const memberInput = withUnknownKeys(
+/** The broad mix of a member registration (many hostile fields at once). */
+const broadMemberInput = withUnknownKeys(
   fc.record(
     {
       clusterName: field(oneOf("member-1", "m", "edge-02", "x".repeat(48)), oneOf("x".repeat(49), "Member")),
@@ -1240,7 +1256,8 @@ const memberInput = withUnknownKeys(
   ["cluster", "syncMode", "endpoint"],
 );
 
-const addonInput = withUnknownKeys(
+/** The broad mix of an addon (many hostile fields at once). */
+const broadAddonInput = withUnknownKeys(
   fc.record(
     {
       kind: field(
@@ -1281,6 +1298,719 @@ const addonInput = withUnknownKeys(
 );
 
 // ---------------------------------------------------------------------------------------------------
+// in-cluster etcd, member registrations and addons: the control plane's treatment — mostly fully valid
+// settings (every field plausible, cross-field rules kept), some valid but for exactly one hostile
+// field, a few from the broad mix above
+
+/** Kubernetes quantities of a positive size. */
+const okSize = oneOf("1Gi", "8Gi", "512Mi", "100G", "1e9", "1.5Gi", "20Gi");
+const okStorageClass = oneOf("standard", "fast-ssd", "gp3", "a.b-c");
+const okHostPath = oneOf("/var/lib/etcd", "/data", "/srv/etcd data", "/mnt/disk-1/etcd_2");
+/** etcd flags no member owns (tunables). */
+const ETCD_TUNABLE_FLAGS = [
+  "snapshot-count",
+  "heartbeat-interval",
+  "election-timeout",
+  "auto-compaction-retention",
+  "auto-compaction-mode",
+  "log-level",
+  "max-request-bytes",
+];
+
+// cron schedules robfig/cron (the API server's parser) and lib/validation/cron.ts both take
+const cronMinute = oneOf("*", "0", "5", "59", "*/5", "0,30", "15-45/15", "1-59/2");
+const cronHour = oneOf("*", "0", "23", "*/6", "1-5", "2,14", "0-23/4");
+const cronDom = oneOf("*", "?", "1", "15", "28", "1-7", "*/2", "1,15");
+const cronMonth = oneOf("*", "1", "12", "JAN", "feb", "1-6", "*/3", "JAN-MAR");
+const cronDow = oneOf("*", "?", "0", "6", "SUN", "MON-FRI", "1-5", "sat");
+const okCron = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.tuple(cronMinute, cronHour, cronDom, cronMonth, cronDow).map((parts) => parts.join(" ")),
+  },
+  {
+    weight: 1,
+    arbitrary: oneOf("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"),
+  },
+);
+
+const okEtcdStorage = fc.oneof(
+  fc.record(
+    { kind: fc.constant("pvc"), size: okSize, storageClassName: okStorageClass },
+    { requiredKeys: [] },
+  ),
+  fc.constant({ kind: "emptyDir" }),
+  fc.record({ kind: fc.constant("hostPath"), path: okHostPath }),
+);
+const okBackupTarget = fc.oneof(
+  fc.record(
+    {
+      kind: fc.constant("pvc"),
+      size: okSize,
+      existingClaim: oneOf("backups", "etcd-backup", "a.b"),
+      storageClassName: okStorageClass,
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record(
+    {
+      kind: fc.constant("hostPath"),
+      path: oneOf("/backup", "/var/backups/etcd", "/srv/etcd backups"),
+      nodeName: oneOf("node-1", "n.example.com", "a"),
+    },
+    { requiredKeys: ["kind", "path"] },
+  ),
+);
+const okBackup = fc.record(
+  {
+    schedule: okCron,
+    retain: fc.integer({ min: 1, max: 1000 }),
+    target: okBackupTarget,
+    toolsImage: okImage,
+  },
+  { requiredKeys: [] },
+);
+
+/** `inCluster` of an EtcdCluster: hostPath storage only with a single member. */
+const okEtcd = fc
+  .record(
+    {
+      name: oneOf("etcd", "karmada-etcd", "e", "etcd-2", "a1", "x".repeat(45)),
+      namespace: okNamespace,
+      clusterDomain: okDomain,
+      replicas: oneOf(1, 3, 5),
+      image: okImage,
+      imagePullPolicy: okPullPolicy,
+      storage: okEtcdStorage,
+      resources: okResources,
+      labels: okLabels,
+      annotations: okAnnotations,
+      priorityClassName: fc.oneof(okPriorityClass, fc.constant("")),
+      extraArgs: fc.dictionary(oneOf(...ETCD_TUNABLE_FLAGS), okArgValue(false), { maxKeys: 3 }),
+      quotaBackendBytes: fc.oneof(
+        oneOf("8Gi", "2Gi", "100Mi", "1.5Gi"),
+        fc.integer({ min: 1, max: 2 ** 33 }),
+      ),
+      awaitWorkloads: fc.boolean(),
+      deleteDataOnDestroy: fc.boolean(),
+      createNamespace: fc.boolean(),
+      backup: okBackup,
+    },
+    { requiredKeys: [] },
+  )
+  .map((e) => {
+    const storage = e.storage as { kind?: string } | undefined;
+    return storage?.kind === "hostPath" && e.replicas !== undefined ? { ...e, replicas: 1 } : e;
+  });
+
+const badSize = fc.oneof(anyHostile, oneOf<unknown>("0", "-1Gi", "1GB", "abc", "1 Gi", 5, "1e400", ""));
+const badPath = fc.oneof(anyHostile, oneOf("/", "rel/x", "/a/../b", "", "..", "/a\0b"));
+const badSchedule = fc.oneof(
+  anyHostile,
+  oneOf(
+    "* * *",
+    "61 * * * *",
+    "@often",
+    "@every 1h",
+    " @daily",
+    "@Daily",
+    "TZ=UTC 0 * * * *",
+    "0 0 * * 7",
+    "*/0 * * * *",
+    "0 */30 * * *",
+    "0 0 30 2 *",
+    "0 0 31 4,6 *",
+    "0 0 * * * *",
+    "0,,5 * * * *",
+    "5-1 * * * *",
+    "? * * * *",
+    "0 0 1 JANUARY *",
+    "0 0\t1 * *",
+  ),
+);
+const ETCD_UNKNOWN = ["replica", "size", "storageClass"];
+
+/** One hostile field of an in-cluster etcd (paths under `inCluster`). */
+const hostileEtcdField: fc.Arbitrary<Mutation> = fc.oneof(
+  at(fixed("name"), fc.oneof(anyHostile, oneOf("Etcd", "1etcd", "x".repeat(46), "e_1", "etcd-", "e.tcd"))),
+  at(fixed("namespace"), fc.oneof(anyHostile, oneOf("x".repeat(64), "Karmada", "kube_system"))),
+  at(
+    fixed("clusterDomain"),
+    fc.oneof(anyHostile, oneOf(`${"a".repeat(64)}.b`, "a..b", ".local", "x".repeat(254))),
+  ),
+  at(fixed("replicas"), fc.oneof(badReplicas, oneOf(2, 4, 7, 9))),
+  // a hostPath directory holds one member only
+  at(
+    fixed(),
+    fc.record({
+      replicas: oneOf(3, 5),
+      storage: fc.record({ kind: fc.constant("hostPath"), path: okHostPath }),
+    }),
+  ),
+  at(fixed("image"), badImage),
+  at(fixed("imagePullPolicy"), fc.oneof(anyHostile, oneOf("always", "IfNotPresent ", ""))),
+  at(
+    fixed("storage"),
+    fc.oneof(
+      wrongType,
+      oneOf<unknown>(
+        "pvc",
+        { kind: "nfs" },
+        { kind: "PVC" },
+        { kind: "hostPath" },
+        { kind: "emptydir" },
+        { kind: null },
+        { kind: "pvc", size: "8Gi", storageClassName: "" },
+      ),
+    ),
+  ),
+  at(
+    fixed("storage"),
+    badSize.map((size) => ({ kind: "pvc", size })),
+  ),
+  at(
+    fixed("storage"),
+    fc
+      .oneof(anyHostile, oneOf("Standard", "a_b", "x".repeat(254)))
+      .map((storageClassName) => ({ kind: "pvc", size: "8Gi", storageClassName })),
+  ),
+  at(
+    fixed("storage"),
+    badPath.map((path) => ({ kind: "hostPath", path })),
+  ),
+  at(fixed("resources"), badResources),
+  hostileMap(fixed("labels"), labelKey, okLabelValue, fc.oneof(anyHostile, oneOf("z".repeat(64), "-x"))),
+  hostileMap(fixed("annotations"), labelKey, okAnnotationValue, fc.oneof(wrongType, oneOf(5, null))),
+  at(fixed("annotations"), fc.constant({ big: "x".repeat(256 * 1024) })),
+  at(fixed("priorityClassName"), fc.oneof(anyHostile, oneOf("x".repeat(254), "System-node-critical"))),
+  hostileMap(
+    fixed("extraArgs"),
+    oneOf(...ETCD_TUNABLE_FLAGS),
+    okArgValue(false),
+    fc.oneof(wrongType, oneOf<unknown>(5, null, true)),
+  ),
+  at(
+    oneOf(...Object.keys(ETCD_OWNED_FLAGS)).map((flag): Path => ["extraArgs", flag]),
+    oneOf("x", "1"),
+  ),
+  at(
+    oneOf("-v", "--log-level", "V", "a b", "x=y", "", "Log-level", "a_b").map((flag): Path => [
+      "extraArgs",
+      flag,
+    ]),
+    okArgValue(false),
+  ),
+  at(
+    fixed("quotaBackendBytes"),
+    fc.oneof(
+      hostileNumber,
+      anyHostile,
+      oneOf<unknown>("8GB", "0", "-1Gi", "1e400", "0.5", "1.5", 2 ** 53 + 2),
+    ),
+  ),
+  at(
+    oneOf("createNamespace", "awaitWorkloads", "deleteDataOnDestroy").map((k): Path => [k]),
+    fc.oneof(anyHostile, oneOf<unknown>("true", "false", 1, 0)),
+  ),
+  at(fixed("backup"), fc.oneof(wrongType, oneOf("@daily", "yes"))),
+  at(fixed("backup", "schedule"), badSchedule),
+  at(fixed("backup", "retain"), fc.oneof(hostileNumber, anyHostile, oneOf(0, 1001))),
+  at(
+    fixed("backup", "target"),
+    fc.oneof(
+      wrongType,
+      oneOf<unknown>(
+        "pvc",
+        { kind: "s3" },
+        { kind: "hostPath" },
+        { kind: "pvc", existingClaim: "Bad_Claim" },
+        { kind: "pvc", existingClaim: "" },
+        { kind: "hostPath", path: "/b", nodeName: "Node 1" },
+        { kind: "hostPath", path: "/b", nodeName: "" },
+      ),
+    ),
+  ),
+  at(
+    fixed("backup", "target"),
+    badSize.map((size) => ({ kind: "pvc", size })),
+  ),
+  at(
+    fixed("backup", "target"),
+    badPath.map((path) => ({ kind: "hostPath", path })),
+  ),
+  at(fixed("backup", "toolsImage"), badImage),
+  at(
+    oneOf("schedules", "retention", "tools").map((k): Path => ["backup", k]),
+    anyHostile,
+  ),
+  at(
+    oneOf(...ETCD_UNKNOWN).map((k): Path => [k]),
+    anyHostile,
+  ),
+);
+
+/** In-cluster etcd inputs (the pipeline wraps them as `{ inCluster }`): 55% valid, 35% one hostile field, 10% broad. */
+const etcdInput: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 55, arbitrary: okEtcd },
+  { weight: 35, arbitrary: fc.tuple(okEtcd, hostileEtcdField).map(([base, m]) => mutate(base, m)) },
+  { weight: 10, arbitrary: broadEtcdInput },
+);
+
+// member registrations
+
+const okClusterName = oneOf("member-1", "m", "edge-02", "1a", "a1b2", "x".repeat(35), "x".repeat(48));
+const okHttpsUrl = oneOf(
+  "https://10.0.0.20:6443",
+  "https://member.example.com",
+  "https://[fd00::20]:6443",
+  "https://member.example.com/k8s/clusters/c-1",
+  "https://10.0.0.20",
+  "https://member.example.com:443/",
+);
+const okProxyUrl = oneOf(
+  "http://proxy:3128",
+  "socks5://10.0.0.1:1080",
+  "https://p.example.com",
+  "http://user:pass@proxy.example.com:8080",
+  "http://[fd00::1]:3128",
+);
+const okVerbs = fc.uniqueArray(
+  oneOf("get", "list", "watch", "*", "create", "escalate", "bind", "impersonate"),
+  {
+    minLength: 1,
+    maxLength: 3,
+  },
+);
+/** RBAC rules of resources (with API groups) or of non-resource URLs. */
+const okRule = fc.oneof(
+  fc.record(
+    {
+      apiGroups: fc.uniqueArray(oneOf("", "apps", "*", "example.com", "rbac.authorization.k8s.io"), {
+        minLength: 1,
+        maxLength: 2,
+      }),
+      resources: fc.uniqueArray(oneOf("pods", "deployments", "*", "pods/log", "roles", "configmaps"), {
+        minLength: 1,
+        maxLength: 2,
+      }),
+      resourceNames: fc.uniqueArray(oneOf("a", "my-config"), { maxLength: 1 }),
+      verbs: okVerbs,
+    },
+    { requiredKeys: ["apiGroups", "resources", "verbs"] },
+  ),
+  fc.record({
+    nonResourceURLs: fc.uniqueArray(oneOf("/healthz", "*", "/api/*", "/metrics"), {
+      minLength: 1,
+      maxLength: 2,
+    }),
+    verbs: okVerbs,
+  }),
+);
+/** `extraRules` only add to `leastPrivilege`. */
+const okPermissions = fc.oneof(
+  fc.record({ permissions: fc.constant("full"), extraRules: fc.constant([]) }, { requiredKeys: [] }),
+  fc.record(
+    { permissions: fc.constant("leastPrivilege"), extraRules: fc.array(okRule, { maxLength: 2 }) },
+    { requiredKeys: ["permissions"] },
+  ),
+);
+/** karmada-agent flags the registration does not own. */
+const AGENT_TUNABLE_FLAGS = ["v", "kube-api-qps", "kube-api-burst", "controllers", "cluster-lease-duration"];
+const okPull = fc.record(
+  {
+    replicas: fc.integer({ min: 1, max: 5 }),
+    identity: oneOf("direct", "bootstrapToken"),
+    extraArgs: fc.dictionary(oneOf(...AGENT_TUNABLE_FLAGS), okArgValue(false), { maxKeys: 2 }),
+    karmadaApiEndpoint: oneOf(
+      "https://karmada.example.com:5443",
+      "https://10.0.0.10:32443",
+      "https://[fd00::10]",
+    ),
+    certValidityHours: fc.oneof(oneOf(2, 24, 8760, 87600), fc.integer({ min: 2, max: 100_000 })),
+    reportSecrets: fc.boolean(),
+    bootstrapTokenTtlHours: fc.oneof(oneOf(0, 1, 24), fc.integer({ min: 0, max: 8760 })),
+    namespace: okNamespace,
+    createNamespace: fc.boolean(),
+  },
+  { requiredKeys: [] },
+);
+
+const okMemberCommon = {
+  clusterName: okClusterName,
+  apiEndpoint: okHttpsUrl,
+  provider: okLabelValue,
+  region: okLabelValue,
+  zones: fc.uniqueArray(okLabelValue, { maxLength: 3 }),
+  taints: fc.uniqueArray(
+    fc.record(
+      { key: labelKey, value: okLabelValue, effect: oneOf("NoSchedule", "NoExecute") },
+      { requiredKeys: ["key", "effect"] },
+    ),
+    { maxLength: 3, selector: (t) => `${t.key}:${t.effect}` },
+  ),
+  proxyURL: okProxyUrl,
+  credentialGeneration: fc.integer({ min: 0, max: 5 }),
+  forceRemove: fc.boolean(),
+};
+const MEMBER_REQUIRED = ["clusterName", "mode", "apiEndpoint"] as ("clusterName" | "mode" | "apiEndpoint")[];
+/** Push: `insecureSkipTLSVerification` allowed, no `pull`. */
+const okPushMember = fc
+  .tuple(
+    fc.record(
+      { ...okMemberCommon, mode: fc.constant("Push"), insecureSkipTLSVerification: fc.boolean() },
+      { requiredKeys: MEMBER_REQUIRED },
+    ),
+    okPermissions,
+  )
+  .map(([m, p]) => ({ ...m, ...p }));
+/** Pull: `pull` options, `insecureSkipTLSVerification` never true. */
+const okPullMember = fc
+  .tuple(
+    fc.record(
+      {
+        ...okMemberCommon,
+        mode: fc.constant("Pull"),
+        insecureSkipTLSVerification: fc.constant(false),
+        pull: okPull,
+      },
+      { requiredKeys: MEMBER_REQUIRED },
+    ),
+    okPermissions,
+  )
+  .map(([m, p]) => ({ ...m, ...p }));
+
+const badHttpsUrl = fc.oneof(
+  anyHostile,
+  oneOf(
+    "http://10.0.0.20",
+    "10.0.0.20:6443",
+    "https://",
+    "https://u:p@member.example.com",
+    "https://member.example.com?x=1",
+    "https://member.example.com#f",
+    "https://member.example.com:0",
+    "https://member.example.com:99999",
+    "https://a b",
+    "https://Member.Example.com",
+    "https://10.0.0.256",
+    "https://[fd00::1",
+    " https://member.example.com",
+  ),
+);
+const badRule = fc.oneof(
+  wrongType,
+  oneOf<unknown>(
+    { verbs: [] },
+    { apiGroups: [""], resources: ["pods"], verbs: [] },
+    { resources: ["pods"], verbs: ["get"] },
+    { apiGroups: [""], verbs: ["get"] },
+    { nonResourceURLs: ["/x"], apiGroups: [""], verbs: ["get"] },
+    { nonResourceURLs: ["/x"], resourceNames: ["a"], verbs: ["get"] },
+    { apiGroups: [""], resources: ["pods"], nonResourceURLs: ["/x"], verbs: ["get"] },
+    { apiGroups: [""], resources: ["pods"], verbs: "get" },
+    { apiGroups: "", resources: ["pods"], verbs: ["get"] },
+    { apiGroups: [""], resources: ["pods"], verbs: [5] },
+    { apiGroups: [""], resources: [null], verbs: ["get"] },
+    { apiGroups: [""], resources: ["pods"], verbs: [""] },
+    { apiGroups: [""], resources: [""], verbs: ["get"] },
+    { nonResourceURLs: [""], verbs: ["get"] },
+    { apiGroups: [""], resources: ["pods"], verbs: ["get"], extra: ["x"] },
+  ),
+);
+
+/** One hostile field of a registration of either mode. */
+const hostileMemberField: fc.Arbitrary<Mutation> = fc.oneof(
+  at(fixed("clusterName"), fc.oneof(anyHostile, oneOf("x".repeat(49), "Member", "-a", "a_b", "a.b"))),
+  at(fixed("clusterName"), fc.constant(undefined)),
+  at(fixed("mode"), fc.oneof(anyHostile, oneOf("push", "pull", "Both"))),
+  at(fixed("apiEndpoint"), badHttpsUrl),
+  at(
+    oneOf("provider", "region").map((k): Path => [k]),
+    fc.oneof(anyHostile, oneOf("z".repeat(64), "-x", "a b")),
+  ),
+  at(
+    fixed("zones"),
+    fc.oneof(
+      wrongType,
+      hostileString,
+      oneOf<unknown>(["a", "a"], ["z".repeat(64)], ["a", 5], [null], ["a,b"]),
+    ),
+  ),
+  at(
+    fixed("taints"),
+    fc.oneof(
+      wrongType,
+      hostileString,
+      oneOf<unknown>(
+        [null],
+        ["NoSchedule"],
+        [{ key: "a", effect: "PreferNoSchedule" }],
+        [{ key: "a" }],
+        [{ effect: "NoSchedule" }],
+        [{ key: "a b", effect: "NoSchedule" }],
+        [{ key: "a", value: "z".repeat(64), effect: "NoSchedule" }],
+        [{ key: "a", value: 5, effect: "NoSchedule" }],
+        [
+          { key: "a", effect: "NoSchedule" },
+          { key: "a", value: "x", effect: "NoSchedule" },
+        ],
+      ),
+    ),
+  ),
+  at(fixed("proxyURL"), fc.oneof(anyHostile, oneOf("ftp://x", "http://", "socks4://p:1080", "proxy:3128"))),
+  at(fixed("permissions"), fc.oneof(anyHostile, oneOf("Full", "admin", "leastprivilege"))),
+  // extra rules only add to leastPrivilege
+  at(
+    fixed(),
+    okRule.map((rule) => ({ permissions: "full", extraRules: [rule] })),
+  ),
+  at(
+    fixed(),
+    okRule.map((rule) => ({ permissions: undefined, extraRules: [rule] })),
+  ),
+  at(fixed("extraRules"), fc.oneof(wrongType, hostileString)),
+  at(
+    fixed(),
+    badRule.map((rule) => ({ permissions: "leastPrivilege", extraRules: [rule] })),
+  ),
+  at(fixed("credentialGeneration"), fc.oneof(hostileNumber, anyHostile)),
+  at(fixed("forceRemove"), fc.oneof(anyHostile, oneOf<unknown>("true", 1))),
+  at(
+    oneOf("cluster", "syncMode", "endpoint", "kubeconfig").map((k): Path => [k]),
+    anyHostile,
+  ),
+);
+
+/** One hostile field of a push registration (pull options given, or anything above). */
+const hostilePushField = fc.oneof(
+  { weight: 4, arbitrary: hostileMemberField },
+  { weight: 1, arbitrary: at(fixed("pull"), okPull) },
+  {
+    weight: 1,
+    arbitrary: at(fixed("insecureSkipTLSVerification"), fc.oneof(anyHostile, oneOf<unknown>("true", 1))),
+  },
+);
+
+/** One hostile field of a pull registration (its pull options, TLS skipping, or anything above). */
+const hostilePullField = fc.oneof(
+  { weight: 3, arbitrary: hostileMemberField },
+  {
+    weight: 4,
+    arbitrary: fc.oneof(
+      at(fixed("insecureSkipTLSVerification"), oneOf<unknown>(true, "true", 1, "false")),
+      at(fixed("pull"), fc.oneof(wrongType, oneOf("direct"))),
+      at(fixed("pull", "replicas"), badReplicas),
+      at(fixed("pull", "identity"), fc.oneof(anyHostile, oneOf("Direct", "token", "bootstrap"))),
+      hostileMap(
+        fixed("pull", "extraArgs"),
+        oneOf(...AGENT_TUNABLE_FLAGS),
+        okArgValue(false),
+        fc.oneof(wrongType, oneOf<unknown>(5, null, true)),
+      ),
+      at(
+        oneOf(...Object.keys(AGENT_OWNED_FLAGS)).map((flag): Path => ["pull", "extraArgs", flag]),
+        oneOf("x", "1"),
+      ),
+      at(
+        oneOf("-v", "--v", "V", "a b", "x=y", "", "a.b", "a_b").map((flag): Path => [
+          "pull",
+          "extraArgs",
+          flag,
+        ]),
+        okArgValue(false),
+      ),
+      at(fixed("pull", "karmadaApiEndpoint"), badHttpsUrl),
+      at(
+        oneOf("certValidityHours", "bootstrapTokenTtlHours").map((k): Path => ["pull", k]),
+        fc.oneof(hostileNumber, anyHostile, oneOf(1, 2 ** 31, 600_000, 1e9)),
+      ),
+      at(
+        oneOf("reportSecrets", "createNamespace").map((k): Path => ["pull", k]),
+        fc.oneof(anyHostile, oneOf<unknown>("true", "false", 1, 0)),
+      ),
+      // bootstrap-token identity: the CSR's expirationSeconds (an int32) and the token's expiry follow
+      at(
+        fixed("pull"),
+        oneOf(596_524, 600_000, 2 ** 31, 1e9, 2 ** 53).map((certValidityHours) => ({
+          identity: "bootstrapToken",
+          certValidityHours,
+        })),
+        true,
+      ),
+      at(
+        fixed("pull"),
+        oneOf(1e6, 1e9, 3e12, 2 ** 53, 1e21).map((bootstrapTokenTtlHours) => ({
+          identity: "bootstrapToken",
+          bootstrapTokenTtlHours,
+        })),
+        true,
+      ),
+      at(fixed("pull", "namespace"), fc.oneof(anyHostile, oneOf("x".repeat(64), "Karmada", "kube_system"))),
+      at(
+        oneOf("replica", "image", "Identity").map((k): Path => ["pull", k]),
+        anyHostile,
+      ),
+    ),
+  },
+);
+
+/**
+ * Member inputs: 55% fully valid (push and pull alike), 35% valid but for exactly one hostile field,
+ * 10% the broad mix.
+ */
+const memberInput: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 27, arbitrary: okPushMember },
+  { weight: 28, arbitrary: okPullMember },
+  { weight: 15, arbitrary: fc.tuple(okPushMember, hostilePushField).map(([base, m]) => mutate(base, m)) },
+  { weight: 20, arbitrary: fc.tuple(okPullMember, hostilePullField).map(([base, m]) => mutate(base, m)) },
+  { weight: 10, arbitrary: broadMemberInput },
+);
+
+// addons
+
+const BUILTIN_KINDS = Object.keys(CONTROL_PLANE_BUILTINS) as ControlPlaneBuiltin[];
+/** Flags a built-in or the estimator does not own. */
+const ADDON_TUNABLE_FLAGS = ["v", "kube-api-qps", "kube-api-burst", "log-flush-frequency"];
+const okOverrides = fc.record(
+  {
+    replicas: fc.integer({ min: 1, max: 5 }),
+    extraArgs: fc.dictionary(oneOf(...ADDON_TUNABLE_FLAGS), okArgValue(false), { maxKeys: 2 }),
+  },
+  { requiredKeys: [] },
+);
+const okAddonMembers = fc.uniqueArray(
+  okClusterName.map((clusterName) => ({ clusterName })),
+  { minLength: 1, maxLength: 3, selector: (m) => m.clusterName },
+);
+/** Built-ins run on the host, without members; the estimator on the host, one per member. */
+const okBuiltinAddon = fc.record(
+  {
+    kind: oneOf(...BUILTIN_KINDS),
+    target: fc.constant("host"),
+    overrides: okOverrides,
+    members: fc.constant([]),
+  },
+  { requiredKeys: ["kind"] },
+);
+const okEstimatorAddon = fc.record(
+  {
+    kind: fc.constant("schedulerEstimator"),
+    target: fc.constant("host"),
+    overrides: okOverrides,
+    members: okAddonMembers,
+  },
+  { requiredKeys: ["kind", "members"] },
+);
+/** Generic kinds (validated only: their objects are the user's): members exactly with target "members". */
+const okGenericAddon = fc
+  .tuple(
+    fc.oneof(
+      fc.record({
+        kind: fc.constant("manifests"),
+        manifests: oneOf<unknown>(
+          { yaml: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n" },
+          { objects: [{ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" } }] },
+        ),
+      }),
+      fc.record({
+        kind: fc.constant("helm"),
+        helm: fc.record(
+          {
+            chart: oneOf("oci://example.com/chart", "./chart", "nginx"),
+            version: oneOf("1.2.3"),
+            repo: oneOf("https://charts.example.com"),
+            namespace: okNamespace,
+          },
+          { requiredKeys: ["chart"] },
+        ),
+      }),
+    ),
+    fc.oneof(
+      fc.record({ target: oneOf("controlPlane", "host") }, { requiredKeys: [] }),
+      fc.record({ target: fc.constant("members"), members: okAddonMembers }),
+    ),
+  )
+  .map(([a, t]) => ({ ...a, ...t }));
+const okAddon = fc.oneof(
+  { weight: 4, arbitrary: okBuiltinAddon },
+  { weight: 4, arbitrary: okEstimatorAddon },
+  { weight: 1, arbitrary: okGenericAddon },
+);
+
+/** Flags the addon's kind owns (none for generic kinds). */
+function addonOwnedFlags(kind: unknown): string[] {
+  if (kind === "schedulerEstimator") return Object.keys(ESTIMATOR_OWNED_FLAGS);
+  if (typeof kind === "string" && kind in CONTROL_PLANE_BUILTINS)
+    return Object.keys(CONTROL_PLANE_OWNED_FLAGS[CONTROL_PLANE_BUILTINS[kind as ControlPlaneBuiltin]] ?? {});
+  return [];
+}
+
+/** One hostile field of an addon (owned flags of its own kind). */
+const hostileAddonField = (base: Record<string, unknown>): fc.Arbitrary<Mutation> => {
+  const owned = addonOwnedFlags(base.kind);
+  return fc.oneof(
+    at(fixed("kind"), fc.oneof(anyHostile, oneOf("estimator", "Descheduler", "constructor", "toString"))),
+    at(fixed("target"), fc.oneof(anyHostile, oneOf("members", "controlPlane", "Host", "member"))),
+    at(fixed("overrides"), fc.oneof(wrongType, oneOf("replicas=2"))),
+    at(fixed("overrides", "replicas"), badReplicas),
+    hostileMap(
+      fixed("overrides", "extraArgs"),
+      oneOf(...ADDON_TUNABLE_FLAGS),
+      okArgValue(false),
+      fc.oneof(wrongType, oneOf<unknown>(5, null, true)),
+    ),
+    ...(owned.length > 0
+      ? [
+          at(
+            oneOf(...owned).map((flag): Path => ["overrides", "extraArgs", flag]),
+            oneOf("x", "1"),
+          ),
+        ]
+      : []),
+    at(
+      oneOf("-v", "--v", "V", "a b", "x=y", "", "a.b", "a_b").map((flag): Path => [
+        "overrides",
+        "extraArgs",
+        flag,
+      ]),
+      okArgValue(false),
+    ),
+    at(
+      fixed("manifests"),
+      oneOf<unknown>({ yaml: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n" }, {}),
+    ),
+    at(fixed("helm"), oneOf<unknown>({ chart: "./chart" }, {}, { chart: "" }, { chart: 5 })),
+    at(
+      fixed("members"),
+      oneOf<unknown>([], [{ clusterName: "m" }, { clusterName: "m" }], [{ clusterName: "m" }]),
+    ),
+    at(
+      fixed("members"),
+      fc
+        .oneof(anyHostile, oneOf("x".repeat(49), "Member", "-a", "a_b", "a.b"))
+        .map((clusterName) => [{ clusterName: "member-1" }, { clusterName }]),
+    ),
+    at(
+      oneOf("type", "override", "member", "Overrides").map((k): Path => [k]),
+      anyHostile,
+    ),
+  );
+};
+
+/**
+ * Addon inputs (built-ins and the estimator mostly, generic kinds validated only): 55% fully valid,
+ * 35% valid but for exactly one hostile field, 10% the broad mix.
+ */
+const addonInput: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 55, arbitrary: okAddon },
+  {
+    weight: 35,
+    arbitrary: okAddon.chain((base) => hostileAddonField(base).map((m) => mutate(base, m))),
+  },
+  { weight: 10, arbitrary: broadAddonInput },
+);
+
+// ---------------------------------------------------------------------------------------------------
 // the pipelines (as the components run them) and the property
 
 /** Settings of a default control plane (what addons and member agents take images and namespace from). */
@@ -1300,6 +2030,9 @@ function fill(objects: readonly KubeObject[], caPem: string, apiServerUrl: strin
 }
 
 type Pipeline = (input: any, caPem: string) => KubeObject[];
+
+/** PEM of a certificate request for the agent identity (bootstrap-token CSRs; set before any run). */
+let agentCsrPem = "";
 
 /** `input` with the real test key wherever a machine's privateKey is the {@link SSH_KEY} stand-in. */
 function withSshKey(input: any): any {
@@ -1336,6 +2069,9 @@ const controlPlanePipeline: Pipeline = (input, caPem) => {
 /** EtcdCluster inCluster mode (input wrapped as `{ inCluster }`, field prefix `inCluster`). */
 const etcdPipeline: Pipeline = (input) => {
   const { createNamespace = true, ...inCluster } = input.inCluster ?? {};
+  // as the component (components/etcd/plan.ts)
+  if (typeof createNamespace !== "boolean")
+    throw new ConfigError("inCluster.createNamespace", `${String(createNamespace)} is not a boolean`);
   const settings = resolveEtcdInClusterSettings({ namespace: "karmada-system", ...inCluster }, "inCluster");
   etcdInClusterPlacement(settings);
   const manifests = etcdInClusterManifests(settings);
@@ -1362,7 +2098,35 @@ const memberPipeline: Pipeline = (input) => {
   }
   const pull = settings.pull!;
   agentCertificateSpec(settings.clusterName, pull.certValidityHours);
-  tokenExpiration(Date.now(), pull.bootstrapTokenTtlHours);
+  // bootstrap-token identity (components/members/identity.ts): the token Secret and the agent's CSR
+  // in Karmada, both core kinds
+  const bootstrap: KubeObject[] = [];
+  if (pull.identity === "bootstrapToken") {
+    const hash = (text: string, length: number) =>
+      createHash("sha256").update(text).digest("hex").slice(0, length);
+    const tokenId = hash(`${settings.clusterName}/${settings.credentialGeneration}`, 6);
+    const expiration = tokenExpiration(Date.now(), pull.bootstrapTokenTtlHours);
+    bootstrap.push(
+      {
+        apiVersion: "v1",
+        kind: "Secret",
+        metadata: { name: BOOTSTRAP_TOKEN.secretName(tokenId), namespace: BOOTSTRAP_TOKEN.namespace },
+        type: BOOTSTRAP_TOKEN.secretType,
+        stringData: bootstrapTokenSecretData(
+          { id: tokenId, secret: "0123456789abcdef" },
+          {
+            expiration,
+            description: `karmada-agent bootstrap for cluster ${settings.clusterName} (pulumi-karmada)`,
+          },
+        ),
+      },
+      agentCsrObject(
+        `${settings.clusterName}-${hash(String(settings.credentialGeneration), 5)}`,
+        Buffer.from(agentCsrPem).toString("base64"),
+        pull.certValidityHours * 3600,
+      ),
+    );
+  }
   const agent = BASE.components["karmada-agent"];
   const member = agentMemberObjects(settings, {
     image: agent.image,
@@ -1377,6 +2141,7 @@ const memberPipeline: Pipeline = (input) => {
     ...member.deployment,
     ...karmada.executionNamespace,
     ...karmada.rbac,
+    ...bootstrap,
   ].filter(isCoreKind);
 };
 
@@ -1572,6 +2337,24 @@ tier.describe(
         controllerManager: false,
       });
       runner = new DryRunner(cluster.credentials, { concurrency: 8 });
+      // the API server parses a CSR's request: a real one, with the subject karmadactl register uses
+      agentCsrPem = execFileSync(
+        "openssl",
+        [
+          "req",
+          "-new",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-keyout",
+          "/dev/null",
+          "-subj",
+          "/O=system:karmada:agents/CN=system:karmada:agent:member",
+        ],
+        { encoding: "utf8" },
+      );
     });
     /** Per pipeline: inputs judged and how many reached the dry run (logged once, after all of them). */
     const reached = new Map<string, Reach>();

@@ -5,6 +5,8 @@ import { safePath } from "../../hosts/shell";
 import { ResolvedHost, resolveHosts } from "../../hosts/spec";
 import { HostPort, validateHost, validateHostPort } from "../../validation/endpoints";
 import { ErrorCollector, check, show } from "../../validation/errors";
+import { keyField } from "../../validation/labels";
+import { hasOwnKey, requireMap } from "../../validation/maps";
 import { entryField } from "../../validation/labels";
 import { validateInteger } from "../../validation/numbers";
 import { checkNotOwned } from "../../validation/owned-flags";
@@ -116,10 +118,11 @@ function resolveBinaries(
     "vX.Y.Z",
   );
   const overrides = config.components ?? {};
+  requireMap("hosts.components", overrides, "a map of component key to binaries/version");
   for (const key of Object.keys(overrides) as ComponentKey[]) {
     check(
-      key in COMPONENT_KEYS,
-      `hosts.components.${key}`,
+      hasOwnKey(COMPONENT_KEYS, key),
+      keyField("hosts.components", key),
       `unknown component ${show(key)}`,
       Object.keys(COMPONENT_KEYS).join(", "),
     );
@@ -145,7 +148,9 @@ function resolveBinaries(
     const source = own.binaries ?? config.binaries;
     const field = own.binaries ? `hosts.components.${key}.binaries` : "hosts.binaries";
     check(
-      source !== undefined && (source.url !== undefined || source.path !== undefined),
+      typeof source === "object" &&
+        source !== null &&
+        (source.url !== undefined || source.path !== undefined),
       field,
       `is required: Karmada publishes no server binaries, so ${binaryFile(component)} has no default source`,
       "{ url, sha256 } of a mirror .tar.gz, or { path } of a directory or .tar.gz on the hosts",

@@ -406,6 +406,47 @@ describe("counterexamples the property test found against the real kube-apiserve
     expect(commands.map((c) => c.name)).toContain("karmada-cp1-karmada-apiserver");
   });
 
+  it("an etcd image or backup tools image with a space (pods would be refused at creation)", () => {
+    const outcome = attempt(
+      (host) =>
+        new EtcdCluster(
+          "etcd",
+          { inCluster: { image: " nginx", backup: { toolsImage: "busybox latest" } } },
+          { provider: host },
+        ),
+    );
+    expectNothingOf(outcome, "EtcdCluster");
+    expect(fields(outcome).sort()).toEqual(["inCluster.backup.toolsImage", "inCluster.image"]);
+  });
+
+  it("hosts-mode binaries given as null", () => {
+    const outcome = controlPlane({
+      mode: "hosts",
+      hosts: {
+        machines: [{ name: "cp1", address: "10.0.0.5", privateKey: TEST_SSH_KEY }],
+        binaries: null as never,
+      },
+    });
+    expectNothingOf(outcome, "KarmadaControlPlane");
+    expect(fields(outcome)).toContain("hosts.binaries");
+  });
+
+  it("an estimator for a cluster whose name would overflow its object names, and replicas beyond int32", () => {
+    const outcome = attempt((host) => {
+      const etcd = new EtcdCluster("etcd", externalEtcd);
+      const cp = new KarmadaControlPlane("karmada", { crds: FIXTURE_CRD_SOURCE, etcd }, { provider: host });
+      new Addon("estimator", {
+        kind: "schedulerEstimator",
+        controlPlane: cp,
+        overrides: { replicas: 2 ** 31 },
+        members: [{ clusterName: "x".repeat(36), kubeconfig: "k" }],
+      });
+    });
+    expectNothingOf(outcome, "Addon");
+    expect(fields(outcome)).toEqual(expect.arrayContaining(["overrides.replicas", "members[0].clusterName"]));
+    expect(outcome.error!.message).toMatch(/too long for the estimator's object names/);
+  });
+
   it("an in-cluster etcd named with a leading digit (Service names are DNS-1035)", () => {
     const outcome = attempt(
       (host) => new EtcdCluster("etcd", { inCluster: { name: "1etcd" } }, { provider: host }),

@@ -88,6 +88,33 @@ describe("member config validation", () => {
       /is not a list of strings/,
     ],
     ["taints given as a string", { taints: "" as never }, "taints", /is not a list/],
+    [
+      "an unknown key in an RBAC rule (it would reach the ClusterRole)",
+      {
+        permissions: "leastPrivilege",
+        extraRules: [{ apiGroups: [""], resources: ["pods"], verbs: ["get"], extra: ["x"] } as never],
+      },
+      "extraRules[0].extra",
+      /is not a field of an RBAC rule/,
+    ],
+    [
+      "an agent certificate longer than a CSR can ask for (int32 seconds)",
+      { mode: "Pull", pull: { certValidityHours: 596524 } },
+      "pull.certValidityHours",
+      /out of range/,
+    ],
+    [
+      "a bootstrap token lifetime beyond any date",
+      { mode: "Pull", pull: { bootstrapTokenTtlHours: 3e12 } },
+      "pull.bootstrapTokenTtlHours",
+      /out of range/,
+    ],
+    [
+      "agent replicas beyond int32",
+      { mode: "Pull", pull: { replicas: 2 ** 31 } },
+      "pull.replicas",
+      /out of range/,
+    ],
     ["pull options in push mode", { pull: { replicas: 2 } }, "pull", /mode is "Push"/],
     ["agent replicas", { mode: "Pull", pull: { replicas: 0 } }, "pull.replicas", /out of range/],
     [
