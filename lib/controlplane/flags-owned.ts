@@ -22,14 +22,19 @@ const ETCD_CLIENT: OwnedFlags = {
   "etcd-keyfile": ETCD_TLS,
 };
 
-/** Aggregated API servers: delegated authentication/authorization through Karmada, front proxy. */
-const AGGREGATED: OwnedFlags = {
+/** Servers that authenticate and authorize their clients through karmada-apiserver, on a fixed port. */
+const DELEGATED_SERVING: OwnedFlags = {
   kubeconfig: KUBECONFIG,
   "authentication-kubeconfig": KUBECONFIG,
   "authorization-kubeconfig": KUBECONFIG,
   "bind-address": BIND,
   "secure-port": PORT,
   "client-ca-file": CLIENT_CA,
+};
+
+/** Aggregated API servers: delegated authentication/authorization through Karmada, front proxy. */
+const AGGREGATED: OwnedFlags = {
+  ...DELEGATED_SERVING,
   "requestheader-client-ca-file": FRONT_PROXY,
   "requestheader-allowed-names": FRONT_PROXY,
   "tls-cert-file": SERVING,
@@ -79,12 +84,7 @@ export const CONTROL_PLANE_OWNED_FLAGS: Readonly<Record<ControlPlaneComponent, O
     "feature-gates": gates("aggregatedApiServer"),
   },
   "kube-controller-manager": {
-    kubeconfig: KUBECONFIG,
-    "authentication-kubeconfig": KUBECONFIG,
-    "authorization-kubeconfig": KUBECONFIG,
-    "bind-address": BIND,
-    "secure-port": PORT,
-    "client-ca-file": CLIENT_CA,
+    ...DELEGATED_SERVING,
     "cluster-signing-cert-file": CLIENT_CA,
     "cluster-signing-key-file": CLIENT_CA,
     "root-ca-file": CLIENT_CA,

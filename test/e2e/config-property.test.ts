@@ -34,7 +34,9 @@ import {
   hostsKarmadaApiOptions,
   hostsOwnedFlags,
   planControlPlaneHosts,
+  POD_ONLY_FIELDS,
   resolveControlPlaneMode,
+  SERVICE_ONLY_FIELDS,
 } from "../../lib/controlplane/hosts";
 import { ControlPlaneSettings } from "../../lib/controlplane/settings";
 import { ETCD_OWNED_FLAGS } from "../../lib/etcd/flags-owned";
@@ -436,16 +438,6 @@ interface Mutation {
 const CP_KEYS = Object.keys(COMPONENT_KEYS) as ComponentKey[];
 const OPTIONAL_CP_KEYS: ComponentKey[] = ["metricsAdapter", "descheduler", "search"];
 const CORE_CP_KEYS = CP_KEYS.filter((k) => !OPTIONAL_CP_KEYS.includes(k));
-const POD_FIELDS = [
-  "replicas",
-  "image",
-  "imagePullPolicy",
-  "resources",
-  "labels",
-  "annotations",
-  "priorityClassName",
-];
-const SERVICE_FIELDS = ["serviceType", "nodePort", "loadBalancerClass", "serviceAnnotations"];
 /** Flags no control-plane component owns (tunables). */
 const TUNABLE_FLAGS = ["v", "kube-api-qps", "kube-api-burst", "max-requests-inflight", "log-flush-frequency"];
 
@@ -957,11 +949,11 @@ const hostileHostsField = fc.oneof(
   hostileCommonField,
   hostileComponentField(true),
   at(
-    fc.tuple(oneOf(...CP_KEYS), oneOf(...POD_FIELDS)).map(([k, f]): Path => ["components", k, f]),
+    fc.tuple(oneOf(...CP_KEYS), oneOf(...POD_ONLY_FIELDS)).map(([k, f]): Path => ["components", k, f]),
     oneOf<unknown>(2, "nginx", "Always", {}, { app: "x" }, "high"),
   ),
   at(
-    oneOf(...SERVICE_FIELDS).map((f): Path => ["apiServer", f]),
+    oneOf(...SERVICE_ONLY_FIELDS).map((f): Path => ["apiServer", f]),
     oneOf<unknown>("NodePort", 30080, "example.com/lb", { a: "b" }),
   ),
   at(fixed("images"), okImages),

@@ -10,7 +10,7 @@ import { ControlPlaneHostsConfig } from "./config";
 import { ControlPlaneHostsSettings, resolveControlPlaneHostsSettings } from "./settings";
 
 /** Per-component settings that describe pods; on hosts one process runs per machine instead. */
-const POD_ONLY_FIELDS: readonly (keyof ComponentConfig)[] = [
+export const POD_ONLY_FIELDS: readonly (keyof ComponentConfig)[] = [
   "replicas",
   "image",
   "imagePullPolicy",
@@ -21,7 +21,12 @@ const POD_ONLY_FIELDS: readonly (keyof ComponentConfig)[] = [
 ];
 
 /** apiServer settings that describe the host-cluster Service. */
-const SERVICE_ONLY_FIELDS = ["serviceType", "nodePort", "loadBalancerClass", "serviceAnnotations"] as const;
+export const SERVICE_ONLY_FIELDS = [
+  "serviceType",
+  "nodePort",
+  "loadBalancerClass",
+  "serviceAnnotations",
+] as const;
 
 /**
  * The control-plane configuration as hosts mode reads it: settings that only make sense for pods or the

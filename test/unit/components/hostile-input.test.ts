@@ -11,6 +11,7 @@ import { Addon, AddonArgs } from "../../../components/addon";
 import { EtcdCluster, EtcdClusterArgs } from "../../../components/etcdCluster";
 import { KarmadaControlPlane, KarmadaControlPlaneArgs } from "../../../components/karmadaControlPlane";
 import { MemberRegistration, MemberRegistrationArgs } from "../../../components/memberRegistration";
+import { EtcdHostsArgs } from "../../../lib/etcd/hosts/settings";
 import { ConfigError, configErrorsOf } from "../../../lib/validation/errors";
 import { FIXTURE_CRD_SOURCE } from "../../support/estate";
 import { generateCa } from "../../support/kube/pki";
@@ -66,6 +67,17 @@ const externalEtcd: EtcdClusterArgs = {
     clientKeyPem: "key",
   },
 };
+
+/** One etcd host (supervisor, binaries already there) with `extra` hosts settings. */
+const etcdOnHosts = (extra: Partial<EtcdHostsArgs>): EtcdClusterArgs => ({
+  mode: "hosts",
+  hosts: {
+    hosts: [{ name: "etcd1", address: "10.0.0.11", privateKey: TEST_SSH_KEY }],
+    serviceManager: "supervisor",
+    artifact: { path: "/opt/etcd" },
+    ...extra,
+  },
+});
 
 /** A control plane with `args` (on an external etcd, so only the control plane can fail). */
 function controlPlane(args: Partial<KarmadaControlPlaneArgs>): Outcome {
@@ -234,15 +246,10 @@ describe("classes of bad input are refused before anything registers", () => {
 
   it("an etcd restore source that is not a safe absolute path is refused before any host is touched", () => {
     const outcome = attempt(() => {
-      new EtcdCluster("etcd", {
-        mode: "hosts",
-        hosts: {
-          hosts: [{ name: "etcd1", address: "10.0.0.11", privateKey: TEST_SSH_KEY }],
-          serviceManager: "supervisor",
-          artifact: { path: "/opt/etcd" },
-          restoreFrom: { path: "/var/backups/etcd/../../../etc/shadow" },
-        },
-      });
+      new EtcdCluster(
+        "etcd",
+        etcdOnHosts({ restoreFrom: { path: "/var/backups/etcd/../../../etc/shadow" } }),
+      );
     });
     expectNothingOf(outcome, "EtcdCluster");
     expect(fields(outcome)).toEqual(["hosts.restoreFrom.path"]);
@@ -250,16 +257,7 @@ describe("classes of bad input are refused before anything registers", () => {
 
   it("etcd directories the scripts make private cannot be shared system directories", () => {
     const outcome = attempt(() => {
-      new EtcdCluster("etcd", {
-        mode: "hosts",
-        hosts: {
-          hosts: [{ name: "etcd1", address: "10.0.0.11", privateKey: TEST_SSH_KEY }],
-          serviceManager: "supervisor",
-          artifact: { path: "/opt/etcd" },
-          dataDir: "/var/lib",
-          backup: { dir: "/tmp/" },
-        },
-      });
+      new EtcdCluster("etcd", etcdOnHosts({ dataDir: "/var/lib", backup: { dir: "/tmp/" } }));
     });
     expectNothingOf(outcome, "EtcdCluster");
     expect(fields(outcome).sort()).toEqual(["hosts.backup.dir", "hosts.dataDir"]);
