@@ -2,7 +2,8 @@
 # Everything the main job and the tests need on a fresh machine, installed or reused (the README's two
 # commands run this first; .ci/run runs the same steps as its own tiers):
 #   1. system packages (apt-get, as root): sshd/ssh for the loopback hosts, openssl, jq, shellcheck, curl,
-#      xz (the engine archive), systemd-analyze (unit checks), ss (the host scripts' port checks)
+#      xz (the engine archive), systemd-analyze (unit checks), ss (the host scripts' port checks),
+#      graphviz (the pictures in docs/)
 #   2. npm dependencies (npm ci, unless node_modules matches package-lock.json)
 #   3. the test bed: the Pulumi engine from ../shared/engine (sha256-checked) and etcd, kube-apiserver,
 #      kube-controller-manager and Karmada built from Go modules (skipped when already in the cache)
@@ -15,7 +16,8 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 
 # apt package → a command it provides
 declare -A PACKAGES=([openssh-server]=/usr/sbin/sshd [openssh-client]=ssh [openssl]=openssl [jq]=jq
-  [shellcheck]=shellcheck [curl]=curl [xz-utils]=xz [systemd]=systemd-analyze [iproute2]=ss)
+  [shellcheck]=shellcheck [curl]=curl [xz-utils]=xz [systemd]=systemd-analyze [iproute2]=ss
+  [graphviz]=dot)
 
 system_packages() {
   local need=() pkg
