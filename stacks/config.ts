@@ -12,16 +12,29 @@ import { validateSshPrivateKey } from "../lib/hosts/ssh-key";
 /**
  * Shape of a stack's configuration (namespace `karmada`, see Pulumi.<env>.yaml). Each key maps onto
  * one component's args, so a setting flows: stack config → component args → resolved settings →
- * manifest / certificate / host script.
+ * manifest / certificate / host script. The doc comments here and in the types below are what editors
+ * show for each key: schemas/stack-config.schema.json is generated from them (`npm run schema:config`).
  */
 export interface StackConfig {
-  /** Kubeconfig (contents or path) of the host cluster; secret. @default - $KUBECONFIG / ~/.kube/config */
+  /**
+   * Kubeconfig (contents or path) of the host cluster; secret
+   * (`pulumi config set --secret karmada:hostKubeconfig < kubeconfig`).
+   * @default - $KUBECONFIG / ~/.kube/config
+   */
   readonly hostKubeconfig?: pulumi.Input<string>;
   /** Context in the host kubeconfig. @default - the current context */
   readonly hostContext?: string;
-  /** EtcdCluster args. @default { mode: "inCluster" } (one member, 8Gi PVC) */
+  /**
+   * Karmada's etcd (EtcdCluster args): `mode` picks where it runs, and the section of that name
+   * (`inCluster`, `hosts` or `external`) holds its settings.
+   * @default { mode: "inCluster" } (one member, 8Gi PVC)
+   */
   readonly etcd?: EtcdClusterArgs;
-  /** KarmadaControlPlane settings (without `etcd`, which the stack wires). @default {} */
+  /**
+   * KarmadaControlPlane settings (without `etcd`, which the stack wires): version, images, API server
+   * exposure, per-component settings, PKI, and `mode: hosts` with its `hosts` section.
+   * @default {}
+   */
   readonly controlPlane?: ControlPlaneConfig &
     Pick<KarmadaControlPlaneArgs, "mode" | "hosts"> & {
       readonly pki?: ControlPlanePkiConfig;
@@ -35,7 +48,11 @@ export interface StackConfig {
    * key `karmada:memberKubeconfigs` (a map clusterName → kubeconfig). @default []
    */
   readonly members?: MemberRegistrationConfig[];
-  /** Member kubeconfigs by cluster name (secret config). @default {} */
+  /**
+   * Member kubeconfigs by cluster name, one per entry of `members`; secret
+   * (`pulumi config set --secret --path 'karmada:memberKubeconfigs.<cluster>' < kubeconfig`).
+   * @default {}
+   */
   readonly memberKubeconfigs?: pulumi.Input<Record<string, string>>;
   /** Addons, each with a unique `name` (its Pulumi name). @default [] */
   readonly addons?: (AddonConfig & { readonly name: string })[];
@@ -47,7 +64,8 @@ export interface StackConfig {
   readonly sshPrivateKey?: pulumi.Input<string>;
 }
 
-const KEYS: readonly (keyof StackConfig)[] = [
+/** Every `karmada:*` key a stack may set (the keys of {@link StackConfig}). */
+export const STACK_CONFIG_KEYS: readonly (keyof StackConfig)[] = [
   "hostKubeconfig",
   "hostContext",
   "etcd",
@@ -62,8 +80,12 @@ const KEYS: readonly (keyof StackConfig)[] = [
 /** Checks the raw config object: unknown keys are errors (a typo must not silently fall back to a default). */
 export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
   for (const key of Object.keys(raw)) {
-    if (!(KEYS as readonly string[]).includes(key)) {
-      throw new ConfigError(`karmada:${key}`, `unknown stack setting ${show(key)}`, KEYS.join(", "));
+    if (!(STACK_CONFIG_KEYS as readonly string[]).includes(key)) {
+      throw new ConfigError(
+        `karmada:${key}`,
+        `unknown stack setting ${show(key)}`,
+        STACK_CONFIG_KEYS.join(", "),
+      );
     }
   }
   for (const key of ["etcd", "controlPlane", "crds"] as const) {
@@ -82,16 +104,25 @@ export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
       `must be a list, got ${show(value)}`,
     );
   }
-  const members = (raw.members as MemberRegistrationConfig[] | undefined) ?? [];
-  validateUnique(
-    "karmada:members",
-    members.map((m) => m.clusterName),
-  );
-  validateUnique(
-    "karmada:addons",
-    ((raw.addons as { name: string }[] | undefined) ?? []).map((a) => a.name),
-  );
+  validateUnique("karmada:members", entryNames(raw.members, "karmada:members", "clusterName"));
+  validateUnique("karmada:addons", entryNames(raw.addons, "karmada:addons", "name"));
   return raw as StackConfig;
+}
+
+/**
+ * The names of a list's entries. Each becomes a Pulumi resource name before the component behind it
+ * checks anything, so a missing one is reported here, naming the field.
+ */
+function entryNames(list: unknown, key: string, nameField: string): string[] {
+  return ((list as unknown[] | undefined) ?? []).map((entry, i) => {
+    const name = (entry as Record<string, unknown> | null)?.[nameField];
+    check(
+      typeof name === "string" && name !== "",
+      `${key}[${i}].${nameField}`,
+      `must be a non-empty string, got ${show(name)}`,
+    );
+    return name as string;
+  });
 }
 
 /** Secret stack settings in plain text, read only to be checked (they stay secrets everywhere else). */

@@ -85,3 +85,36 @@ describe("Pulumi versions", () => {
     },
   );
 });
+
+/** The examples in other languages take the Pulumi SDKs from their registries at the engine's versions. */
+describe("Pulumi SDK versions of the examples in other languages", () => {
+  const read = (file: string) => fs.readFileSync(path.join(REPO_ROOT, "examples", file), "utf8");
+
+  it("examples/python/requirements.txt pins pulumi and pulumi-kubernetes from PyPI", () => {
+    const pins = Object.fromEntries(
+      read("python/requirements.txt")
+        .split("\n")
+        .map((line) => /^([a-z-]+)==(\S+)$/.exec(line.trim()))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [m[1], m[2]]),
+    );
+    expect(pins).toEqual({
+      pulumi: pinned("PULUMI_VERSION"),
+      "pulumi-kubernetes": pinned("KUBERNETES_PROVIDER_VERSION"),
+    });
+  });
+
+  it("examples/go/go.mod requires the Go SDKs from the module proxy", () => {
+    const goMod = read("go/go.mod");
+    expect(goMod).toContain(`github.com/pulumi/pulumi/sdk/v3 v${pinned("PULUMI_VERSION")}`);
+    expect(goMod).toContain(
+      `github.com/pulumi/pulumi-kubernetes/sdk/v4 v${pinned("KUBERNETES_PROVIDER_VERSION")}`,
+    );
+  });
+
+  it.each(["containerized", "members"])("examples/%s/package.json pins the npm SDKs", (example) => {
+    const deps = JSON.parse(read(`${example}/package.json`)).dependencies;
+    expect(deps["@pulumi/pulumi"]).toBe(pinned("PULUMI_VERSION"));
+    expect(deps["@pulumi/kubernetes"]).toBe(pinned("KUBERNETES_PROVIDER_VERSION"));
+  });
+});

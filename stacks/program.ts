@@ -1,0 +1,88 @@
+/**
+ * The config-driven stack program as a library, published as `pulumi-karmada/stack`: read the `karmada:*`
+ * stack config, check it, build the estate, return its stack outputs. The repository's `stacks/index.ts`
+ * and the `pulumi new` template (templates/karmada-estate) both run it, so an adopting project holds only
+ * its stack files and a few lines of program.
+ *
+ * Importing this module registers nothing: resources are created only when a function below is called
+ * inside a Pulumi program.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { StackConfig, parseStackConfig, validateStackSecrets } from "./config";
+import { Estate, buildEstate } from "./estate";
+
+export { buildEstate, parseStackConfig, validateStackSecrets };
+export type { Estate, StackConfig };
+
+/** Config namespace of every stack setting (`karmada:etcd`, `karmada:controlPlane` …). */
+export const STACK_CONFIG_NAMESPACE = "karmada";
+
+/**
+ * Reads the stack's `karmada:*` settings and checks them before anything registers: unknown keys and
+ * malformed secrets (SSH key, member kubeconfigs) are `ConfigError`s naming the key. Secrets stay
+ * secret Outputs in the result.
+ */
+export function readStackConfig(): StackConfig {
+  const cfg = new pulumi.Config(STACK_CONFIG_NAMESPACE);
+  const present = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
+  // every karmada:* key the stack sets, so that parseStackConfig names a misspelt one instead of ignoring it
+  const given = Object.keys(pulumi.runtime.allConfig())
+    .filter((key) => key.startsWith(`${STACK_CONFIG_NAMESPACE}:`))
+    .map((key) => [key.slice(STACK_CONFIG_NAMESPACE.length + 1), undefined]);
+  const config = parseStackConfig({
+    ...Object.fromEntries(given),
+    ...present("hostKubeconfig", cfg.getSecret("hostKubeconfig")),
+    ...present("hostContext", cfg.get("hostContext")),
+    ...present("etcd", cfg.getObject("etcd")),
+    ...present("controlPlane", cfg.getObject("controlPlane")),
+    ...present("crds", cfg.getObject("crds")),
+    ...present("members", cfg.getObject("members")),
+    ...present("memberKubeconfigs", cfg.getSecretObject<Record<string, string>>("memberKubeconfigs")),
+    ...present("addons", cfg.getObject("addons")),
+    ...present("sshPrivateKey", cfg.getSecret("sshPrivateKey")),
+  });
+  // secrets read in plain text only to be checked now; everything else gets them as secret Outputs
+  const plain = (key: string) => pulumi.runtime.getConfig(`${STACK_CONFIG_NAMESPACE}:${key}`);
+  validateStackSecrets(
+    { sshPrivateKey: plain("sshPrivateKey"), memberKubeconfigs: plain("memberKubeconfigs") },
+    config,
+  );
+  return config;
+}
+
+/** What `pulumi stack output` shows for an estate. */
+export interface EstateOutputs {
+  /** `https://<host>:<port>` of karmada-apiserver. */
+  readonly apiEndpoint: string;
+  /** Admin kubeconfig of karmada-apiserver (secret). */
+  readonly adminKubeconfig: pulumi.Output<string>;
+  /** PEM of the Karmada CA. */
+  readonly caCertPem: pulumi.Output<string>;
+  /** Expiry (RFC 3339) of each control-plane certificate, by certificate name. */
+  readonly certificateExpiry: pulumi.Output<Record<string, string>>;
+  /** etcd client URLs the control plane uses. */
+  readonly etcdClientUrls: string[];
+  /** Registered member clusters and their sync mode. */
+  readonly memberClusters: { name: string; mode: string }[];
+}
+
+/** The stack outputs of `estate`. */
+export function estateOutputs(estate: Estate): EstateOutputs {
+  return {
+    apiEndpoint: estate.controlPlane.apiEndpoint,
+    adminKubeconfig: pulumi.secret(estate.controlPlane.adminKubeconfig),
+    caCertPem: estate.controlPlane.caCertPem,
+    certificateExpiry: estate.controlPlane.certificateExpiry,
+    etcdClientUrls: estate.etcd.clientUrls,
+    memberClusters: estate.members.map((m) => ({ name: m.clusterName, mode: m.mode })),
+  };
+}
+
+/**
+ * The whole stack program: the estate the `karmada:*` settings describe, as stack outputs. Use it as a
+ * program's exports (`export = estateStack();`); to add resources of your own, call
+ * `buildEstate(readStackConfig())` and `estateOutputs` instead.
+ */
+export function estateStack(): EstateOutputs {
+  return estateOutputs(buildEstate(readStackConfig()));
+}
