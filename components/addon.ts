@@ -17,6 +17,7 @@ export interface AddonMember {
   readonly provider?: pulumi.ProviderResource;
 }
 
+/** Arguments of an {@link Addon}: the plain {@link AddonConfig} plus the components it attaches to. */
 export interface AddonArgs extends AddonConfig {
   /** The control plane whose catalog, registry and namespace the addon follows. */
   readonly controlPlane: KarmadaControlPlane;
@@ -37,11 +38,20 @@ export interface AddonArgs extends AddonConfig {
  * The host cluster is the `kubernetes` provider of this component's options, else the control plane's.
  */
 export class Addon extends pulumi.ComponentResource {
+  /** What was installed (`args.kind`). */
   public readonly kind: AddonConfig["kind"];
+  /** Where its objects went: `args.target`, or the kind's default when that was omitted. */
   public readonly target: AddonTarget;
   /** Every resource the addon created (Helm: the Chart component). */
   public readonly resources: pulumi.Resource[];
 
+  /**
+   * Checks `args` before anything is registered (a `ConfigError` naming the field), then installs.
+   * @param name Component name; prefix of every child's Pulumi name.
+   * @param args What to install and where.
+   * @param opts Resource options; a `kubernetes` provider here is the host cluster (else the control
+   *   plane's).
+   */
   constructor(name: string, args: AddonArgs, opts: pulumi.ComponentResourceOptions = {}) {
     // validation before anything (this component included) is registered
     const plan = planAddon(name, args, opts);

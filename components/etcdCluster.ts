@@ -12,6 +12,7 @@ import { ETCD_MODES, planEtcd } from "./etcd/plan";
 import { deployEtcdInCluster } from "./etcd/inCluster";
 
 export { ETCD_MODES };
+/** Where etcd runs: `inCluster`, `hosts` or `external` (see {@link EtcdClusterArgs.mode}). */
 export type EtcdMode = (typeof ETCD_MODES)[number];
 
 /** PKI settings of an etcd cluster. */
@@ -28,6 +29,7 @@ export interface EtcdPkiConfig {
   readonly extraSans?: string[];
 }
 
+/** Arguments of an {@link EtcdCluster}: the mode and the settings section of that mode. */
 export interface EtcdClusterArgs {
   /**
    * Where etcd runs: `inCluster` (a StatefulSet on the host cluster given by the `kubernetes` provider
@@ -75,6 +77,7 @@ function karmadaClientSpec(healthcheck: CertSpec): CertSpec {
  * (`${name}-statefulset-<ns>-<name>` …).
  */
 export class EtcdCluster extends pulumi.ComponentResource {
+  /** Where etcd runs (`args.mode`, default `inCluster`). */
   public readonly mode: EtcdMode;
   /** Client URLs (plain values: known at construction, so manifests can use them). */
   public readonly clientUrls: string[];
@@ -94,10 +97,22 @@ export class EtcdCluster extends pulumi.ComponentResource {
    * Hosts mode: run `bash <path>` on `host` for an on-demand snapshot (the periodic job's script, with
    * checksum, `latest` pointer and retention); present when the backup job is enabled.
    */
-  public readonly snapshotCommand?: { readonly host: string; readonly path: string };
+  public readonly snapshotCommand?: {
+    /** Name of the member host (`hosts.hosts[].name`) that runs the backup job: `backup.host`. */
+    readonly host: string;
+    /** Path of the snapshot script on that host. */
+    readonly path: string;
+  };
   /** The host-cluster namespace this cluster created (in-cluster mode), for components sharing it. */
   public readonly namespace?: pulumi.Resource;
 
+  /**
+   * Checks `args` before anything is registered (a `ConfigError` naming the field), then creates the
+   * cluster (nothing but the component itself in `external` mode).
+   * @param name Component name; prefix of every child's Pulumi name.
+   * @param args Mode and its settings; omitted, an in-cluster etcd with one member.
+   * @param opts Resource options; in `inCluster` mode their `kubernetes` provider is the host cluster.
+   */
   constructor(name: string, args: EtcdClusterArgs = {}, opts: pulumi.ComponentResourceOptions = {}) {
     // defaults → validation, before anything (this component included) is registered
     const plan = planEtcd(name, args, opts);

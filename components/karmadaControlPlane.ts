@@ -45,6 +45,10 @@ export interface ControlPlanePkiConfig {
   readonly rotation?: RotationSettings;
 }
 
+/**
+ * Arguments of a {@link KarmadaControlPlane}: the plain {@link ControlPlaneConfig} (version, images,
+ * components, API server exposure) plus the mode, the etcd and the certificates.
+ */
 export interface KarmadaControlPlaneArgs extends ControlPlaneConfig {
   /**
    * `containerized`: workloads on the host cluster of the `kubernetes` provider in resource options.
@@ -98,6 +102,7 @@ const ETCD_FILES: Partial<Record<PkiFile, (etcd: EtcdCluster) => pulumi.Output<s
  * `${name}-<host>-install-<component>`, `${name}-<host>-pki-<component>`, `${name}-<host>-<component>`.
  */
 export class KarmadaControlPlane extends pulumi.ComponentResource {
+  /** Where the processes run: `containerized` or `hosts` (`args.mode`). */
   public readonly mode: ControlPlaneMode;
   /** Resolved settings everything was computed from. */
   public readonly settings: ControlPlaneSettings;
@@ -147,6 +152,14 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
   /** Whether cluster-info and bootstrap RBAC for pull-mode bootstrap-token registration exist. */
   public readonly pullModeBootstrap: boolean;
 
+  /**
+   * Resolves defaults and checks `args` before anything is registered (a `ConfigError` naming the
+   * field), then issues the certificates and deploys the control plane in the chosen mode.
+   * @param name Component name; prefix of every child's Pulumi name.
+   * @param args Version, mode, etcd, certificates and per-component settings.
+   * @param opts Resource options; containerized mode needs their `kubernetes` provider (the host
+   *   cluster).
+   */
   constructor(name: string, args: KarmadaControlPlaneArgs, opts: pulumi.ComponentResourceOptions = {}) {
     // defaults → validation, before anything (this component included) is registered
     const { mode, settings, hosts, hostProvider } = planControlPlane(name, args, opts);

@@ -7,6 +7,10 @@ import { planMember } from "./members/plan";
 import { registerPullMember } from "./members/pull";
 import { registerPushMember } from "./members/push";
 
+/**
+ * Arguments of a {@link MemberRegistration}: the plain {@link MemberRegistrationConfig} plus the control
+ * plane it joins.
+ */
 export interface MemberRegistrationArgs extends MemberRegistrationConfig {
   /** The control plane to register with; its Karmada provider creates every Karmada-side object. */
   readonly controlPlane: KarmadaControlPlane;
@@ -31,12 +35,20 @@ export interface MemberRegistrationArgs extends MemberRegistrationConfig {
 export class MemberRegistration extends pulumi.ComponentResource {
   /** Name of the Cluster object. */
   public readonly clusterName: string;
+  /** How Karmada syncs the member: `Push` or `Pull` (`args.mode`). */
   public readonly mode: SyncMode;
   /** The Cluster object (`cluster.karmada.io/v1alpha1`). */
   public readonly cluster: pulumi.CustomResource;
   /** Execution namespace of the member inside Karmada (`karmada-es-<cluster>`). */
   public readonly executionNamespace: string;
 
+  /**
+   * Checks `args` before anything is registered (a `ConfigError` naming the field; a cluster name
+   * already registered with the same control plane in this program is refused), then registers it.
+   * @param name Component name; prefix of every child's Pulumi name.
+   * @param args The member and the control plane it joins.
+   * @param opts Resource options; their `kubernetes` provider is the member cluster.
+   */
   constructor(name: string, args: MemberRegistrationArgs, opts: pulumi.ComponentResourceOptions = {}) {
     // validation before anything (this component included) is registered
     const { controlPlane, member, settings } = planMember(name, args, opts);

@@ -37,8 +37,11 @@ export interface StackConfig {
    */
   readonly controlPlane?: ControlPlaneConfig &
     Pick<KarmadaControlPlaneArgs, "mode" | "hosts"> & {
+      /** @default - generated CAs, 1-year leaves renewed a third of their validity early */
       readonly pki?: ControlPlanePkiConfig;
+      /** Protect every resource of the control plane from deletion. @default false */
       readonly protect?: boolean;
+      /** Publish cluster-info and bootstrap RBAC for pull-mode registration. @default true */
       readonly pullModeBootstrap?: boolean;
     };
   /** Where the CRDs come from. @default { kind: "release" } */
@@ -55,7 +58,10 @@ export interface StackConfig {
    */
   readonly memberKubeconfigs?: pulumi.Input<Record<string, string>>;
   /** Addons, each with a unique `name` (its Pulumi name). @default [] */
-  readonly addons?: (AddonConfig & { readonly name: string })[];
+  readonly addons?: (AddonConfig & {
+    /** Pulumi name of the addon (prefix of its children); unique among the addons. */
+    readonly name: string;
+  })[];
   /**
    * SSH private key (secret config) for every machine of `etcd.hosts.hosts` and
    * `controlPlane.hosts.machines` that sets no `privateKey` of its own, so host lists stay plain config.

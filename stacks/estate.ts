@@ -12,9 +12,13 @@ import { StackConfig } from "./config";
 export interface Estate {
   /** The host cluster's provider; absent when nothing runs on a host cluster (etcd and control plane on hosts). */
   readonly hostProvider?: k8s.Provider;
+  /** Karmada's etcd (`karmada:etcd`). */
   readonly etcd: EtcdCluster;
+  /** The control plane (`karmada:controlPlane`), storing its state in `etcd`. */
   readonly controlPlane: KarmadaControlPlane;
+  /** One registration per entry of `karmada:members`, in that order. */
   readonly members: MemberRegistration[];
+  /** One addon per entry of `karmada:addons`, in that order. */
   readonly addons: Addon[];
 }
 

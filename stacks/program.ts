@@ -6,13 +6,14 @@
  *
  * Importing this module registers nothing: resources are created only when a function below is called
  * inside a Pulumi program.
+ * @module pulumi-karmada/stack
  */
 import * as pulumi from "@pulumi/pulumi";
-import { StackConfig, parseStackConfig, validateStackSecrets } from "./config";
+import { PlainStackSecrets, StackConfig, parseStackConfig, validateStackSecrets } from "./config";
 import { Estate, buildEstate } from "./estate";
 
 export { buildEstate, parseStackConfig, validateStackSecrets };
-export type { Estate, StackConfig };
+export type { Estate, PlainStackSecrets, StackConfig };
 
 /** Config namespace of every stack setting (`karmada:etcd`, `karmada:controlPlane` …). */
 export const STACK_CONFIG_NAMESPACE = "karmada";
@@ -63,7 +64,12 @@ export interface EstateOutputs {
   /** etcd client URLs the control plane uses. */
   readonly etcdClientUrls: string[];
   /** Registered member clusters and their sync mode. */
-  readonly memberClusters: { name: string; mode: string }[];
+  readonly memberClusters: {
+    /** Name of the Cluster object. */
+    name: string;
+    /** `Push` or `Pull`. */
+    mode: string;
+  }[];
 }
 
 /** The stack outputs of `estate`. */

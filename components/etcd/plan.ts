@@ -11,6 +11,7 @@ import { requireKubernetesProvider } from "../providers";
 import type { EtcdClusterArgs, EtcdMode } from "../etcdCluster";
 import { EtcdExternalConfig, validateExternalEtcd } from "./external";
 
+/** Every value `EtcdClusterArgs.mode` accepts, in the order error messages list them. */
 export const ETCD_MODES = ["inCluster", "hosts", "external"] as const;
 
 /** What an etcd cluster is built from, known before it registers anything. */

@@ -67,6 +67,10 @@ export interface HelmChartConfig {
 
 /** The plain part of an Addon: kind, target and kind-specific settings. */
 export interface AddonConfig {
+  /**
+   * What to install: a built-in (`descheduler`, `search`, `metricsAdapter`: one workload next to the
+   * control plane; `schedulerEstimator`: one per member) or generic objects (`manifests`, `helm`).
+   */
   readonly kind: AddonKind;
   /** @default "host" for built-ins, "controlPlane" for manifests and helm */
   readonly target?: AddonTarget;
@@ -92,10 +96,10 @@ export function defaultTarget(kind: AddonKind): AddonTarget {
   return kind === "manifests" || kind === "helm" ? "controlPlane" : "host";
 }
 
-/** Checks an Addon's plain settings and its member list (names only; Inputs are checked when known). */
 /** Longest member name an estimator serves: `karmada-scheduler-estimator-` leaves 35 of 63. */
 export const ESTIMATOR_CLUSTER_NAME_MAX = 63 - "karmada-scheduler-estimator-".length;
 
+/** Checks an Addon's plain settings and its member list (names only; Inputs are checked when known). */
 export function validateAddonConfig(config: AddonConfig, memberNames: readonly string[]): AddonTarget {
   check(
     ADDON_KINDS.includes(config.kind),

@@ -16,6 +16,7 @@ export const KARMADA_COMPONENTS = [
   "karmada-agent",
 ] as const;
 
+/** One of {@link KARMADA_COMPONENTS}, e.g. `karmada-scheduler`. */
 export type KarmadaComponent = (typeof KARMADA_COMPONENTS)[number];
 
 /** Control-plane components that always run. */

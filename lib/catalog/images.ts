@@ -2,7 +2,12 @@ import { ImageName } from "./components";
 import { KarmadaRelease } from "./releases";
 
 /** Where the upstream images live. */
-export const UPSTREAM_REGISTRIES = { karmada: "docker.io/karmada", kubernetes: "registry.k8s.io" } as const;
+export const UPSTREAM_REGISTRIES = {
+  /** Karmada's own images (every `karmada-*` component but karmada-apiserver). */
+  karmada: "docker.io/karmada",
+  /** kube-apiserver (karmada-apiserver), kube-controller-manager and etcd. */
+  kubernetes: "registry.k8s.io",
+} as const;
 
 /** Image settings a user may give. */
 export interface ImageSettings {

@@ -12,9 +12,28 @@ import { check, show } from "../validation/errors";
  * `sha256` (hex), when given, is checked against the downloaded or local tarball.
  */
 export type CrdSource =
-  | { readonly kind: "release"; readonly sha256?: string }
-  | { readonly kind: "url"; readonly url: string; readonly sha256?: string }
-  | { readonly kind: "path"; readonly path: string; readonly sha256?: string };
+  | {
+      /** The `crds.tar.gz` published with the Karmada release being installed. */
+      readonly kind: "release";
+      /** Hex SHA-256 the download must match. @default - not checked */
+      readonly sha256?: string;
+    }
+  | {
+      /** A copy of the tarball at `url`. */
+      readonly kind: "url";
+      /** http(s) URL of the tarball. */
+      readonly url: string;
+      /** Hex SHA-256 the download must match. @default - not checked */
+      readonly sha256?: string;
+    }
+  | {
+      /** A tarball or directory on the machine running Pulumi. */
+      readonly kind: "path";
+      /** Path of a `.tar.gz`, or of a directory holding `crds/bases` (or `bases`). */
+      readonly path: string;
+      /** Hex SHA-256 a tarball must match. @default - not checked */
+      readonly sha256?: string;
+    };
 
 /** A source reduced to what is read: a URL to download or a local path. */
 export type ResolvedCrdSource =

@@ -21,19 +21,45 @@ export type EtcdReplicas = (typeof ETCD_IN_CLUSTER_REPLICAS)[number];
  * pod goes (tests only, never a default); `hostPath` pins the single member to a node's directory.
  */
 export type EtcdStorage =
-  | { readonly kind: "pvc"; readonly size: string; readonly storageClassName?: string }
-  | { readonly kind: "emptyDir" }
-  | { readonly kind: "hostPath"; readonly path: string };
+  | {
+      /** A PersistentVolumeClaim per member (from the StatefulSet's claim template). */
+      readonly kind: "pvc";
+      /** Requested size of each member's claim, a quantity such as "8Gi". */
+      readonly size: string;
+      /** Storage class of the claims. @default - the cluster's default class */
+      readonly storageClassName?: string;
+    }
+  | {
+      /** A pod-lifetime volume: data is lost whenever a member's pod goes. */
+      readonly kind: "emptyDir";
+    }
+  | {
+      /** A directory on the node (single member only; created root-owned if missing). */
+      readonly kind: "hostPath";
+      /** Absolute path of the data directory on the node. */
+      readonly path: string;
+    };
 
 /** Where backups go: a PersistentVolumeClaim (ours or an existing one) or a node directory. */
 export type EtcdBackupTarget =
   | {
+      /** Snapshots on a PersistentVolumeClaim. */
       readonly kind: "pvc";
+      /** Use this existing claim (same namespace) instead of creating `<name>-backup`. @default - created */
       readonly existingClaim?: string;
+      /** Size of the claim created here (ignored with `existingClaim`), a quantity such as "20Gi". */
       readonly size: string;
+      /** Storage class of the claim created here. @default - the cluster's default class */
       readonly storageClassName?: string;
     }
-  | { readonly kind: "hostPath"; readonly path: string; readonly nodeName?: string };
+  | {
+      /** Snapshots in a directory on a node (created root-owned if missing). */
+      readonly kind: "hostPath";
+      /** Absolute path of the snapshot directory on the node. */
+      readonly path: string;
+      /** Node the backup job runs on, so that every snapshot lands in one directory. @default - any node */
+      readonly nodeName?: string;
+    };
 
 /** Periodic snapshots of an in-cluster etcd. */
 export interface EtcdBackupSettings {
@@ -41,6 +67,7 @@ export interface EtcdBackupSettings {
   readonly schedule: string;
   /** How many snapshots to keep; older ones are deleted after each successful backup. */
   readonly retain: number;
+  /** Where the snapshots are written. */
   readonly target: EtcdBackupTarget;
   /** Image with a POSIX shell, `sha256sum`, `mv` and `rm` (the etcd image has only a shell). */
   readonly toolsImage: string;
@@ -50,17 +77,25 @@ export interface EtcdBackupSettings {
 export interface EtcdInClusterSettings {
   /** Name of the StatefulSet and headless Service; the client Service is `<name>-client`. */
   readonly name: string;
+  /** Host-cluster namespace of every etcd object. */
   readonly namespace: string;
   /** DNS domain of the cluster etcd runs on. */
   readonly clusterDomain: string;
+  /** Member count: 1, 3 or 5. */
   readonly replicas: EtcdReplicas;
   /** Full image reference. */
   readonly image: string;
+  /** Pull policy of the etcd containers. */
   readonly imagePullPolicy: "Always" | "IfNotPresent" | "Never";
+  /** Where members keep their data. */
   readonly storage: EtcdStorage;
+  /** CPU and memory requests and limits of each member. */
   readonly resources: ResourceRequirements;
+  /** Extra labels of the StatefulSet and its pods (the component's own labels win on a clash). */
   readonly labels: Readonly<Record<string, string>>;
+  /** Extra annotations of the StatefulSet and its pods. */
   readonly annotations: Readonly<Record<string, string>>;
+  /** PriorityClass of the pods; `""` for none. */
   readonly priorityClassName: string;
   /** Extra etcd flags, name without dashes → value; override generated flags of the same name. */
   readonly extraArgs: Readonly<Record<string, string>>;
@@ -76,8 +111,9 @@ export interface EtcdInClusterSettings {
 
 /** What a user gives for an in-cluster etcd; every field but `namespace` has a default. */
 export interface EtcdInClusterArgs {
-  /** @default "etcd" */
+  /** Name of the StatefulSet and headless Service (DNS-1035 label, at most 45 characters). @default "etcd" */
   readonly name?: string;
+  /** Host-cluster namespace of every etcd object (in `EtcdClusterArgs.inCluster`: "karmada-system"). */
   readonly namespace: string;
   /** @default "cluster.local" */
   readonly clusterDomain?: string;
@@ -89,9 +125,24 @@ export interface EtcdInClusterArgs {
   readonly imagePullPolicy?: string;
   /** Storage; `emptyDir` must be asked for explicitly. @default { kind: "pvc", size: "8Gi" } */
   readonly storage?:
-    | { readonly kind?: "pvc"; readonly size?: string; readonly storageClassName?: string }
-    | { readonly kind: "emptyDir" }
-    | { readonly kind: "hostPath"; readonly path: string };
+    | {
+        /** A PersistentVolumeClaim per member. @default "pvc" */
+        readonly kind?: "pvc";
+        /** Requested size of each member's claim. @default "8Gi" */
+        readonly size?: string;
+        /** Storage class of the claims. @default - the cluster's default class */
+        readonly storageClassName?: string;
+      }
+    | {
+        /** A pod-lifetime volume: data is lost whenever a member's pod goes (tests only). */
+        readonly kind: "emptyDir";
+      }
+    | {
+        /** A directory on the node; `replicas` must be 1. */
+        readonly kind: "hostPath";
+        /** Absolute path of the data directory on the node. */
+        readonly path: string;
+      };
   /** @default { requests: { cpu: "100m", memory: "256Mi" } } (no limits: an OOM-killed member hurts more) */
   readonly resources?: ResourceRequirements;
   /** @default {} */
@@ -117,12 +168,23 @@ export interface EtcdInClusterArgs {
     /** @default { kind: "pvc", size: "20Gi" } */
     readonly target?:
       | {
+          /** Snapshots on a PersistentVolumeClaim. @default "pvc" */
           readonly kind?: "pvc";
+          /** Use this existing claim (same namespace) instead of creating `<name>-backup`. @default - created */
           readonly existingClaim?: string;
+          /** Size of the claim created here. @default "20Gi" */
           readonly size?: string;
+          /** Storage class of the claim created here. @default - the cluster's default class */
           readonly storageClassName?: string;
         }
-      | { readonly kind: "hostPath"; readonly path: string; readonly nodeName?: string };
+      | {
+          /** Snapshots in a directory on a node. */
+          readonly kind: "hostPath";
+          /** Absolute path of the snapshot directory on the node. */
+          readonly path: string;
+          /** Node the backup job runs on. @default - any node */
+          readonly nodeName?: string;
+        };
     /** @default "docker.io/library/busybox:1.37.0" */
     readonly toolsImage?: string;
   };

@@ -16,8 +16,22 @@ export interface ArtifactSource {
 
 /** An artifact source after defaults and validation. */
 export type ResolvedArtifact =
-  | { readonly kind: "url"; readonly url: string; readonly sha256: string }
-  | { readonly kind: "path"; readonly path: string; readonly sha256?: string };
+  | {
+      /** Downloaded from `url`. */
+      readonly kind: "url";
+      /** Tarball URL: the given one, or the upstream release. */
+      readonly url: string;
+      /** Hex SHA-256 the download must match. */
+      readonly sha256: string;
+    }
+  | {
+      /** Already on the host at `path`. */
+      readonly kind: "path";
+      /** Directory or `.tar.gz` on the host (relative to its root). */
+      readonly path: string;
+      /** Hex SHA-256 a `.tar.gz` is checked against. @default - not checked */
+      readonly sha256?: string;
+    };
 
 const SHA256 = /^[0-9a-f]{64}$/;
 const URL_FORM = /^https?:\/\/[A-Za-z0-9._~:/?#[\]@!$&'()*+,;=%-]+$/;

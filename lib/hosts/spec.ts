@@ -55,22 +55,35 @@ export interface HostSpec {
 
 /** A host after defaults and validation. */
 export interface ResolvedHost {
+  /** Stable name of the host (etcd member name, prefix of its commands' Pulumi names). */
   readonly name: string;
+  /** IPv4, IPv6 or DNS name the host is reached at and its services listen on. */
   readonly address: string;
+  /** SSH port (22 unless given). */
   readonly port: number;
+  /** Login user ("root" unless given). */
   readonly user: string;
+  /** SSH private key, a Pulumi secret. */
   readonly privateKey: pulumi.Input<string>;
+  /** Pinned SSH host key; absent: not verified. */
   readonly hostKey?: string;
+  /** Bastion the connection goes through; absent: direct. */
   readonly proxy?: ResolvedProxy;
+  /** Filesystem root every path on the host is relative to ("/" unless given). */
   readonly root: string;
 }
 
 /** A bastion after defaults. */
 export interface ResolvedProxy {
+  /** Address (IP or DNS name) of the bastion. */
   readonly address: string;
+  /** SSH port of the bastion (22 unless given). */
   readonly port: number;
+  /** Login user on the bastion ("root" unless given). */
   readonly user: string;
+  /** SSH private key for the bastion, a Pulumi secret. */
   readonly privateKey: pulumi.Input<string>;
+  /** Pinned SSH host key of the bastion; absent: not verified. */
   readonly hostKey?: string;
 }
 

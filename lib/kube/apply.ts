@@ -3,9 +3,18 @@ import * as pulumi from "@pulumi/pulumi";
 
 /** A plain Kubernetes object as synthesized by cdk8s. */
 export interface KubeObject {
+  /** Group and version, e.g. `apps/v1` (`v1` for the core group). */
   readonly apiVersion: string;
+  /** Kind, e.g. `Deployment`. */
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly [key: string]: unknown };
+  /** Object metadata; `name` is required, the rest (labels, annotations …) is passed through. */
+  readonly metadata: {
+    /** Object name; with the kind and namespace, part of the Pulumi resource name. */
+    readonly name: string;
+    /** Namespace of a namespaced object. @default - none (cluster-scoped, or the provider's default) */
+    readonly namespace?: string;
+    readonly [key: string]: unknown;
+  };
   readonly [field: string]: unknown;
 }
 

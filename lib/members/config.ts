@@ -30,15 +30,21 @@ export interface ClusterTaint {
   readonly key: string;
   /** @default "" */
   readonly value?: string;
+  /** `NoSchedule` keeps new workloads off; `NoExecute` also evicts those already there. */
   readonly effect: ClusterTaintEffect;
 }
 
 /** One RBAC rule (the shape of rbac.authorization.k8s.io/v1 PolicyRule). */
 export interface PolicyRule {
+  /** API groups of `resources`; `""` is the core group, `"*"` every group. @default - none */
   readonly apiGroups?: readonly string[];
+  /** Resource names in the plural (`deployments`, `pods/log`); `"*"` for all. @default - none */
   readonly resources?: readonly string[];
+  /** Restrict the rule to these object names. @default - every object */
   readonly resourceNames?: readonly string[];
+  /** Non-resource paths such as `/healthz` (instead of `resources`). @default - none */
   readonly nonResourceURLs?: readonly string[];
+  /** Allowed verbs (`get`, `list`, `watch`, `create`, `update`, `patch`, `delete`, …); `"*"` for all. */
   readonly verbs: readonly string[];
 }
 
@@ -80,6 +86,11 @@ export interface PullOptions {
 export interface MemberRegistrationConfig {
   /** Name of the Cluster object: DNS-1123 label of at most 48 characters. */
   readonly clusterName: string;
+  /**
+   * `Push`: karmada-controller-manager reaches the member's API server with a token from a service
+   * account created there (`karmadactl join`). `Pull`: a karmada-agent in the member connects out to
+   * karmada-apiserver (`karmadactl register`); see `pull`.
+   */
   readonly mode: SyncMode;
   /** The member's API server URL as Karmada (push) or the agent's Cluster object (pull) records it. */
   readonly apiEndpoint: string;

@@ -5,6 +5,7 @@
  * before any resource is registered, so nothing is applied when it fails.
  */
 export class ConfigError extends Error {
+  /** The message reads `invalid <field>: <problem> (allowed: <allowed>)`. */
   constructor(
     /** Dotted path of the offending input, e.g. `etcd.replicas`. */
     public readonly field: string,

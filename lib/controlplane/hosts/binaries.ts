@@ -9,9 +9,11 @@ export type BinaryFamily = "kubernetes" | "karmada";
 export interface ComponentBinary {
   /** File name in the bin dir and in the artifact. */
   readonly file: string;
+  /** Release it follows (`kubernetes` for kube-apiserver and kube-controller-manager), hence how it reports its version. */
   readonly family: BinaryFamily;
   /** Version the binary must report, e.g. `v1.18.2`. */
   readonly version: string;
+  /** Where the binary is installed from (the component's `binaries`, else `hosts.binaries`). */
   readonly artifact: ResolvedArtifact;
 }
 

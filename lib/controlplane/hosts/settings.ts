@@ -19,10 +19,13 @@ import { hostsOwnedFlags } from "./flags";
 
 /** Directories on every control-plane host, before rooting. */
 export interface ControlPlaneHostPaths {
+  /** Where binaries are installed (`hosts.binDir`). */
   readonly binDir: string;
   /** One sub-directory per component: `pki/` and `karmada.config`. */
   readonly configDir: string;
+  /** Download cache of binary artifacts (`/var/cache/pulumi-karmada`). */
   readonly cacheDir: string;
+  /** One `<component>.log` per component under the supervisor (`/var/log/pulumi-karmada`). */
   readonly logDir: string;
   /** Supervisor pid files (one sub-directory per service). */
   readonly stateDir: string;
@@ -37,7 +40,9 @@ export type ControlPlanePhase = "core" | "aggregated" | "controllers";
 
 /** Resolved hosts-mode settings: every script is a pure function of these and the control plane's. */
 export interface ControlPlaneHostsSettings {
+  /** The machines (`hosts.machines`), with SSH defaults applied. */
   readonly machines: readonly ResolvedHost[];
+  /** What keeps the components running: `systemd` or `supervisor`. */
   readonly serviceManager: ServiceManager;
   /** Enabled components in install order. */
   readonly components: readonly ControlPlaneComponent[];
@@ -52,8 +57,11 @@ export interface ControlPlaneHostsSettings {
    * the enabled APIs use Endpoints. Its resolver refuses ExternalName Services, so fronted APIs need it off.
    */
   readonly aggregatorRouting: boolean;
+  /** Whether components listen on all interfaces instead of the host's own address. */
   readonly bindAllInterfaces: boolean;
+  /** Seconds a component may take to become healthy on a host before `up` fails. */
   readonly healthTimeoutSeconds: number;
+  /** Directories on every host. */
   readonly paths: ControlPlaneHostPaths;
 }
 

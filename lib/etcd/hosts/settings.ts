@@ -77,6 +77,10 @@ export interface EtcdHostsArgs {
    * a path on each host, or a URL with `sha256`.
    */
   restoreFrom?: ArtifactSource;
+  /**
+   * Periodic snapshots kept on one member host (see `EtcdCluster.snapshotCommand` for one on demand).
+   * @default - enabled: every 360 minutes into "/var/backups/etcd" on the first host, 7 kept
+   */
   backup?: EtcdBackupArgs;
   /** @default 8589934592 (8 GiB) */
   quotaBackendBytes?: number;
