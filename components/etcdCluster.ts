@@ -19,9 +19,19 @@ export type EtcdMode = (typeof ETCD_MODES)[number];
 export interface EtcdPkiConfig {
   /** Bring your own etcd CA (PEMs). @default - a new CA is generated (RSA 3072, 10 years) */
   readonly ca?: CaSource;
-  /** @default 87600 (10 years) */
+  /**
+   * Lifetime in hours (an integer of at least 1) of the etcd CA generated here; ignored when you bring
+   * `ca`. Must exceed `leafValidityHours`; the CA is never rotated by `rotation`.
+   * @default 87600 (10 years)
+   */
   readonly caValidityHours?: number;
-  /** @default 8760 (1 year) */
+  /**
+   * Lifetime in hours (an integer of at least 2) of the certificates issued from the etcd CA: member
+   * server and peer certificates and the client certificates (health check, karmada-apiserver). Must be
+   * below `caValidityHours` of a generated CA, and a brought `ca` must stay valid that long; they are
+   * reissued on `pulumi up` once inside the renew window (see `rotation`).
+   * @default 8760 (1 year)
+   */
   readonly leafValidityHours?: number;
   /** Leaf renewal window and "rotate now" counter. @default renew a third of the validity early */
   readonly rotation?: RotationSettings;

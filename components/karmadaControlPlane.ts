@@ -33,9 +33,20 @@ export interface ControlPlanePkiConfig {
   readonly karmadaCa?: CaSource;
   /** Bring your own front-proxy CA. @default - generated */
   readonly frontProxyCa?: CaSource;
-  /** @default 87600 (10 years) */
+  /**
+   * Lifetime in hours (an integer of at least 1) of the CAs generated here, the Karmada and front-proxy
+   * CAs; a CA you bring keeps its own. Must exceed `leafValidityHours`. CAs are never rotated by
+   * `rotation`, so this bounds how long the installation runs without a manual CA change.
+   * @default 87600 (10 years)
+   */
   readonly caValidityHours?: number;
-  /** @default 8760 (1 year) */
+  /**
+   * Lifetime in hours (an integer of at least 2) of every leaf certificate issued here: serving and
+   * client certificates of the components and the admin identity. Must be below `caValidityHours` of a
+   * generated CA, and a CA you bring must stay valid that long; leaves are reissued on `pulumi up` once
+   * inside the renew window (see `rotation`).
+   * @default 8760 (1 year)
+   */
   readonly leafValidityHours?: number;
   /**
    * Leaf renewal: leaves are reissued on a normal `pulumi up` once inside the renew window; bump

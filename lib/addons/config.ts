@@ -33,7 +33,11 @@ export type ControlPlaneBuiltin = keyof typeof CONTROL_PLANE_BUILTINS;
 
 /** Overrides of a built-in's workload; the rest comes from the control plane's settings. */
 export interface BuiltinOverrides {
-  /** @default 1 (metrics adapter: 2) */
+  /**
+   * Pod replicas of the built-in's Deployment (for `schedulerEstimator`, of each member's estimator),
+   * an integer of at least 1; replaces the control plane's replica count for that component.
+   * @default 1 (metrics adapter: 2)
+   */
   readonly replicas?: number;
   /** Extra flags, name without dashes → value. @default {} */
   readonly extraArgs?: Readonly<Record<string, string>>;
@@ -41,9 +45,17 @@ export interface BuiltinOverrides {
 
 /** Objects to apply: given as objects, YAML text (multi-document), or YAML files, in that order. */
 export interface ManifestSource {
-  /** @default [] */
+  /**
+   * Kubernetes objects given inline, each with `apiVersion`, `kind` and `metadata.name` (no
+   * `generateName`); each becomes one Pulumi resource, Namespaces and CRDs applied first.
+   * @default []
+   */
   readonly objects?: readonly KubeObject[];
-  /** @default - none */
+  /**
+   * YAML text of one or more `---`-separated objects (a `List` is unwrapped), applied like `objects`;
+   * each needs `apiVersion`, `kind` and `metadata.name`.
+   * @default - none
+   */
   readonly yaml?: string;
   /** Paths of YAML files. @default [] */
   readonly files?: readonly string[];
@@ -53,15 +65,23 @@ export interface ManifestSource {
 export interface HelmChartConfig {
   /** Chart name (with `repo`), `oci://` reference, or local path. */
   readonly chart: string;
-  /** @default - the newest */
+  /**
+   * Chart version to install (the chart's own version, not the app's), as `helm install --version` takes
+   * it; pin it so a later `pulumi up` does not pick up a new release.
+   * @default - the newest
+   */
   readonly version?: string;
   /** Repository URL. @default - none (chart is a path or OCI reference) */
   readonly repo?: string;
   /** Namespace of the release. @default - the chart's */
   readonly namespace?: string;
-  /** @default {} */
+  /** Chart values, merged over the chart's own `values.yaml` like `helm install -f`. @default {} */
   readonly values?: Readonly<Record<string, unknown>>;
-  /** @default false */
+  /**
+   * Leave out the CRDs in the chart's `crds/` directory (`helm install --skip-crds`), e.g. when they are
+   * installed separately or already exist on the target.
+   * @default false
+   */
   readonly skipCrds?: boolean;
 }
 

@@ -9,23 +9,46 @@ export interface ComponentConfig {
   /** Run this component. Only meaningful for optional components (metricsAdapter, descheduler, search).
    * @default true for core components, false for optional ones */
   readonly enabled?: boolean;
-  /** @default 1 (2 for karmada-metrics-adapter, like upstream) */
+  /**
+   * Pod replicas of the component's Deployment, an integer of at least 1 (containerized mode only: hosts
+   * mode runs one process per machine). With more than one, pods prefer different nodes and a
+   * PodDisruptionBudget keeps all but one running during drains; leader-elected components (controller
+   * managers, schedulers) keep the extra replicas as standbys.
+   * @default 1 (2 for karmada-metrics-adapter, like upstream)
+   */
   readonly replicas?: number;
   /** Full image reference override (`repo:tag`); wins over `images`. @default - from the version catalog */
   readonly image?: string;
-  /** @default "IfNotPresent" */
+  /**
+   * When the kubelet pulls the component's image: `Always` on every pod start, `IfNotPresent` only when
+   * the node lacks it, `Never` only from the node's cache (nodes with preloaded images). Containerized
+   * mode only.
+   * @default "IfNotPresent"
+   */
   readonly imagePullPolicy?: "Always" | "IfNotPresent" | "Never";
   /** @default - requests only: cpu 100m, memory 128Mi (apiserver: 250m / 512Mi) */
   readonly resources?: ResourceRequirements;
-  /** @default {} */
+  /**
+   * Extra labels on the component's Deployment and its pods (not its Service); the package's own
+   * `app.kubernetes.io/*` labels win on a clash. Containerized mode only.
+   * @default {}
+   */
   readonly labels?: Record<string, string>;
-  /** @default {} */
+  /**
+   * Extra annotations on the component's Deployment and its pods, e.g. for metrics scraping or a
+   * config reloader. Containerized mode only.
+   * @default {}
+   */
   readonly annotations?: Record<string, string>;
   /** Component feature gates; merged over the global `featureGates`. @default {} */
   readonly featureGates?: Record<string, boolean>;
   /** Extra command-line flags (name without dashes → value); override generated ones. @default {} */
   readonly extraArgs?: Record<string, string>;
-  /** @default "system-node-critical" */
+  /**
+   * PriorityClass of the component's pods, so the host cluster evicts other pods before the control
+   * plane under resource pressure; must name a PriorityClass that exists there. Containerized mode only.
+   * @default "system-node-critical"
+   */
   readonly priorityClassName?: string;
 }
 
@@ -55,7 +78,11 @@ export interface ApiServerExposureConfig {
   readonly serviceType?: ApiServerServiceType;
   /** Fixed NodePort for `serviceType: NodePort`. @default - assigned by Kubernetes */
   readonly nodePort?: number;
-  /** @default 5443 */
+  /**
+   * TCP port (1–65535) karmada-apiserver listens on (`--secure-port`) and its Service exposes; in hosts
+   * mode, the port on each machine. Also the port of `externalEndpoint` when that names none.
+   * @default 5443
+   */
   readonly port?: number;
   /** Service CIDR inside Karmada. @default "10.96.0.0/12" */
   readonly serviceSubnet?: string;
@@ -67,9 +94,18 @@ export interface ApiServerExposureConfig {
   readonly externalEndpoint?: string;
   /** Extra DNS names / IPs for the serving certificate. @default [] */
   readonly extraSans?: string[];
-  /** @default - none */
+  /**
+   * `spec.loadBalancerClass` of the apiserver Service: which load-balancer implementation provisions it,
+   * as `[prefix/]name` (e.g. `service.k8s.aws/nlb`). Only with `serviceType: "LoadBalancer"`; unset, the
+   * cluster's default implementation takes the Service.
+   * @default - none
+   */
   readonly loadBalancerClass?: string;
-  /** @default {} */
+  /**
+   * Annotations on the karmada-apiserver Service, typically a cloud load balancer's settings (internal
+   * scheme, health checks). Containerized mode only: hosts mode has no Service.
+   * @default {}
+   */
   readonly serviceAnnotations?: Record<string, string>;
 }
 

@@ -28,7 +28,11 @@ export const CLUSTER_TAINT_EFFECTS: readonly ClusterTaintEffect[] = ["NoSchedule
 export interface ClusterTaint {
   /** Qualified name, e.g. `example.com/dedicated`. */
   readonly key: string;
-  /** @default "" */
+  /**
+   * Value a toleration with `operator: Equal` must match (`Exists` tolerations ignore it); a label
+   * value of at most 63 characters.
+   * @default ""
+   */
   readonly value?: string;
   /** `NoSchedule` keeps new workloads off; `NoExecute` also evicts those already there. */
   readonly effect: ClusterTaintEffect;
@@ -50,7 +54,11 @@ export interface PolicyRule {
 
 /** Options of pull mode (karmada-agent in the member). */
 export interface PullOptions {
-  /** @default 1 */
+  /**
+   * Pod replicas of the karmada-agent Deployment in the member, an integer of at least 1; the agents
+   * elect a leader (lease in the agent's namespace), so extra replicas are standbys that take over.
+   * @default 1
+   */
   readonly replicas?: number;
   /** @default "direct" */
   readonly identity?: AgentIdentity;
@@ -96,9 +104,18 @@ export interface MemberRegistrationConfig {
   readonly apiEndpoint: string;
   /** Cloud provider name for scheduling spread. @default - none */
   readonly provider?: string;
-  /** @default - none */
+  /**
+   * Region of the member, written to the Cluster's `spec.region` (pull: through the agent's
+   * `--cluster-region`); propagation policies select clusters by it (`clusterAffinity.fieldSelector`)
+   * and spread over it (`spreadConstraints`). A label value.
+   * @default - none
+   */
   readonly region?: string;
-  /** @default [] */
+  /**
+   * Zones the member spans, written to the Cluster's `spec.zones` (pull: `--cluster-zones`), for
+   * policies that select or spread by zone. Label values, each at most once.
+   * @default []
+   */
   readonly zones?: readonly string[];
   /** @default [] */
   readonly taints?: readonly ClusterTaint[];

@@ -56,15 +56,32 @@ export interface EtcdHostsArgs {
    * @default "systemd"
    */
   serviceManager?: ServiceManager;
-  /** @default 2379 */
+  /**
+   * TCP port (1–65535) each member serves clients on, `https://<host address>:<clientPort>`: the URLs
+   * karmada-apiserver's `--etcd-servers` lists. Must differ from `peerPort` and be free on every host
+   * (the preflight step checks).
+   * @default 2379
+   */
   clientPort?: number;
-  /** @default 2380 */
+  /**
+   * TCP port (1–65535) members replicate to each other on, `https://<host address>:<peerPort>`. Must
+   * differ from `clientPort`, be free on every host and be reachable between the hosts.
+   * @default 2380
+   */
   peerPort?: number;
-  /** @default "/var/lib/etcd" */
+  /**
+   * etcd's data directory on each host (below the host's `root`); it is made private (0700) to the
+   * service user, so a shared system directory such as `/var/lib` is refused.
+   * @default "/var/lib/etcd"
+   */
   dataDir?: string;
   /** Config and certificates (`pki/` below it). @default "/etc/etcd" */
   configDir?: string;
-  /** @default "/usr/local/bin" */
+  /**
+   * Directory on each host (below its `root`) where `etcd`, `etcdctl` and, when the release has it,
+   * `etcdutl` are installed; the service runs `etcd` from there.
+   * @default "/usr/local/bin"
+   */
   binDir?: string;
   /**
    * When a member is removed (or the component deleted), move its data dir aside to
@@ -82,9 +99,19 @@ export interface EtcdHostsArgs {
    * @default - enabled: every 360 minutes into "/var/backups/etcd" on the first host, 7 kept
    */
   backup?: EtcdBackupArgs;
-  /** @default 8589934592 (8 GiB) */
+  /**
+   * Backend size limit in bytes, a positive integer (etcd's `quota-backend-bytes`): once the database
+   * reaches it, etcd raises a NOSPACE alarm and accepts only reads and deletes until it is compacted,
+   * defragmented and the alarm disarmed.
+   * @default 8589934592 (8 GiB)
+   */
   quotaBackendBytes?: number;
-  /** @default 10000 */
+  /**
+   * Committed transactions after which a member writes a snapshot of its state to disk and trims its
+   * in-memory log (etcd's `snapshot-count`), a positive integer: lower uses less memory, higher writes
+   * to disk less often.
+   * @default 10000
+   */
   snapshotCount?: number;
   /**
    * "Repair now" counter: bump it (0 → 1 → 2 …) to re-run every member's start step on the next

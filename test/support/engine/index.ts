@@ -8,3 +8,4 @@ export * from "./steps";
 export * from "./tier";
 export * from "./workspace";
 export * from "./localEstate";
+export * from "./languageProject";

@@ -14,6 +14,8 @@ export interface StateResource {
   /** Provider reference `<provider urn>::<id>`. */
   readonly provider?: string;
   readonly parent?: string;
+  /** Absent for components (their inputs are not recorded). */
+  readonly inputs?: Record<string, any>;
   readonly outputs: Record<string, any>;
 }
 
