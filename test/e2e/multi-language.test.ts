@@ -10,6 +10,7 @@
  */
 import { Stack } from "@pulumi/pulumi/automation";
 import { execFileSync } from "child_process";
+import * as fs from "fs";
 import * as path from "path";
 import { LoopbackCluster, startCluster } from "../support/kube/cluster";
 import { CaPair, generateCa } from "../support/kube/pki";
@@ -130,12 +131,13 @@ tier.describe("pulumi-karmada from other languages (real engine, loopback cluste
 
   /** The stack's resources as the backend stores them (`pulumi stack export`, secrets encrypted). */
   function encryptedState(stack: Stack): StateResource[] {
-    const exported = execFileSync(engine.pulumiBinary, ["stack", "export", "--stack", stack.name], {
+    const file = path.join(engine.dir, `${stack.name}-state.json`);
+    execFileSync(engine.pulumiBinary, ["stack", "export", "--stack", stack.name, "--file", file], {
       cwd: stack.workspace.workDir,
       env: commandEnv(engine),
-      encoding: "utf8",
+      stdio: "pipe",
     });
-    return JSON.parse(exported).deployment.resources as StateResource[];
+    return JSON.parse(fs.readFileSync(file, "utf8")).deployment.resources as StateResource[];
   }
 
   /** The etcd PVCs on the host cluster. */
