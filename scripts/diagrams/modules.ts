@@ -1,7 +1,8 @@
 /**
  * The import graph of the library's own code, grouped into areas: the package entry (`index.ts`), each
  * file of `stacks/`, each component of `components/` (its top-level file together with the folder of
- * wiring helpers that only it imports), and each subdirectory of `lib/`. Pure: it reads the texts it is
+ * wiring helpers that only it imports), each subdirectory of `lib/`, and the component provider
+ * (`provider/`, its schema generator `provider/schema/` apart). Pure: it reads the texts it is
  * given; `sources.ts` reads them from disk.
  */
 import { builtinModules } from "module";
@@ -52,7 +53,7 @@ export function importsOf(file: SourceFile, known: ReadonlySet<string>): FileImp
 }
 
 /** The layer an area belongs to: how the architecture diagram clusters it. */
-export type Layer = "entry" | "stacks" | "components" | "lib";
+export type Layer = "entry" | "stacks" | "components" | "lib" | "provider";
 
 /** A group of files drawn as one node. */
 export interface ModuleArea {
@@ -93,7 +94,7 @@ export function layerOf(file: string): Layer | undefined {
   if (file.endsWith(".test.ts")) return undefined;
   if (file === "index.ts") return "entry";
   const top = file.split("/")[0];
-  return top === "stacks" || top === "components" || top === "lib" ? top : undefined;
+  return top === "stacks" || top === "components" || top === "lib" || top === "provider" ? top : undefined;
 }
 
 /** `components/etcd/` for `components/etcd/plan.ts`; undefined for a top-level file of `components/`. */
@@ -125,6 +126,8 @@ export function folderOwners(imports: ReadonlyMap<string, FileImports>): Map<str
 export function areaOf(file: string, owners: ReadonlyMap<string, string>): string {
   const parts = file.split("/");
   if (parts[0] === "lib" && parts.length > 2) return `lib/${parts[1]}/`;
+  // the plugin's runtime is one area, the schema generator (a build tool) another
+  if (parts[0] === "provider") return parts.length > 2 ? `provider/${parts[1]}/` : "provider/";
   const folder = componentFolder(file);
   if (folder) return owners.get(folder) ?? folder;
   return file;

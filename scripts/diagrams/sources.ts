@@ -1,6 +1,6 @@
 /**
  * Reads the repository's TypeScript program files from disk for the import graph: the mapped ones
- * (index.ts, stacks/, components/, lib/) and everything else that may import them (scripts/, test/ …).
+ * (index.ts, stacks/, components/, lib/, provider/) and everything else that may import them (scripts/, test/ …).
  */
 import * as fs from "fs";
 import * as path from "path";
