@@ -3,3 +3,4 @@ export * from "./digest";
 export * from "./markdown";
 export * from "./summary";
 export * from "./urn";
+export * from "./stateful";

@@ -1,3 +1,4 @@
+import { statefulKind } from "./stateful";
 import { ChangeKind, ComponentChanges, PreviewSummary, ResourceChange } from "./summary";
 import { shortTypeName } from "./urn";
 
@@ -79,7 +80,33 @@ export function totalsLine(summary: PreviewSummary): string {
 }
 
 /**
- * Renders a summary as GitHub-flavoured Markdown: totals, a per-component table, then per component the
+ * The warning a reviewer must not miss: replaced or deleted resources that hold state (CAs, the
+ * service-account key, etcd members and data, namespaces, member registrations; lib/preview/stateful.ts).
+ * Empty when there are none.
+ */
+export function statefulWarning(summary: PreviewSummary): string[] {
+  const hits = summary.components.flatMap((c) =>
+    c.changes.flatMap((change) => {
+      const kind =
+        change.kind === "replace" || change.kind === "delete" ? statefulKind(change.urn) : undefined;
+      return kind ? [{ change, kind }] : [];
+    }),
+  );
+  if (hits.length === 0) return [];
+  return [
+    `> [!WARNING]`,
+    `> **${hits.length} stateful resource${hits.length === 1 ? "" : "s"} replaced or deleted** — what they hold is lost or no longer trusted:`,
+    ...hits.map(
+      ({ change, kind }) =>
+        `> - ${code(shortTypeName(change.type))} **${change.name}** (${kind}): ${change.kind}`,
+    ),
+    "",
+  ];
+}
+
+/**
+ * Renders a summary as GitHub-flavoured Markdown: totals, a warning naming replaced or deleted stateful
+ * resources, a per-component table, then per component the
  * replaced (with the properties forcing it), deleted, created and updated resources, then diagnostics.
  * Starts with {@link SUMMARY_MARKER}.
  */
@@ -87,7 +114,7 @@ export function renderSummaryMarkdown(summary: PreviewSummary, options: Markdown
   const maxItems = options.maxItems ?? 30;
   const maxDiagnostics = options.maxDiagnostics ?? 10;
   const title = options.title ?? `Pulumi preview${summary.stack ? ` — stack ${code(summary.stack)}` : ""}`;
-  const lines = [SUMMARY_MARKER, `### ${title}`, "", totalsLine(summary), ""];
+  const lines = [SUMMARY_MARKER, `### ${title}`, "", totalsLine(summary), "", ...statefulWarning(summary)];
   if (summary.components.length === 0) {
     lines.push("No changes.", "");
   } else {

@@ -67,10 +67,14 @@ export function mergeConfig(
   return out;
 }
 
-/** Starts both clusters, generates the Karmada CA and creates the stack `stackName` (configured, not deployed). */
+/**
+ * Starts both clusters, generates the Karmada CA and creates the stack `stackName` (configured, not
+ * deployed), running the stacks program of the tree at `programRoot` (default: this repository).
+ */
 export async function startEstateFixture(
   stackName: string,
   addresses: EstateAddresses,
+  programRoot?: string,
 ): Promise<EstateFixture> {
   const engine = createEngineEnv(`pk-${stackName}-`);
   const karmadaCa = generateCa(path.join(engine.dir, "karmada-ca"), "karmada-e2e-ca");
@@ -95,7 +99,7 @@ export async function startEstateFixture(
   }
   const [host, karmadaApi] = clusters;
   const crds = crdSourceForTests();
-  const stack = await stacksProgramStack(engine, stackName);
+  const stack = await stacksProgramStack(engine, stackName, programRoot);
   const config = (controlPlane: Record<string, unknown> = {}): KarmadaConfig => ({
     hostKubeconfig: host.kubeconfig,
     hostContext: host.contextName,

@@ -9,3 +9,4 @@ export * from "./tier";
 export * from "./workspace";
 export * from "./localEstate";
 export * from "./languageProject";
+export * from "./previousRelease";

@@ -13,16 +13,18 @@ import { REPO_ROOT } from "../kube/binaries";
 export const LINKED_ENTRIES = ["stacks", "node_modules", "package.json", "tsconfig.json"] as const;
 
 /**
- * Creates (or refreshes) the project copy in `dir`: Pulumi.yaml copied, {@link LINKED_ENTRIES} linked.
- * Returns `dir`. Stack config files already in `dir` are left alone.
+ * Creates (or refreshes) the project copy in `dir`: Pulumi.yaml copied, {@link LINKED_ENTRIES} linked,
+ * from `root` — the repository, or another release's tree (refreshing with a different root is how the
+ * upgrade gate switches a deployed stack to the code under test). Returns `dir`. Stack config files
+ * already in `dir` are left alone.
  */
-export function mirrorStacksProject(dir: string): string {
+export function mirrorStacksProject(dir: string, root: string = REPO_ROOT): string {
   fs.mkdirSync(dir, { recursive: true });
-  fs.copyFileSync(path.join(REPO_ROOT, "Pulumi.yaml"), path.join(dir, "Pulumi.yaml"));
+  fs.copyFileSync(path.join(root, "Pulumi.yaml"), path.join(dir, "Pulumi.yaml"));
   for (const entry of LINKED_ENTRIES) {
     const link = path.join(dir, entry);
     fs.rmSync(link, { force: true });
-    fs.symlinkSync(path.join(REPO_ROOT, entry), link);
+    fs.symlinkSync(path.join(root, entry), link);
   }
   return dir;
 }

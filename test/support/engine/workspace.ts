@@ -21,12 +21,20 @@ async function workspaceOptions(engine: EngineEnv) {
   };
 }
 
+/** Where the project copy of {@link stacksProgramStack} lives. */
+export const stacksProjectDir = (engine: EngineEnv) => path.join(engine.dir, "project");
+
 /**
  * A new stack of the repository's stacks program (`stacks/index.ts`, `karmada:*` config), in a project
- * copy under the engine's directory. Stack config goes to that copy, never to the repository.
+ * copy under the engine's directory (of the tree at `programRoot`: another release's, for the upgrade
+ * gate). Stack config goes to that copy, never to the repository.
  */
-export async function stacksProgramStack(engine: EngineEnv, stackName: string): Promise<Stack> {
-  const workDir = mirrorStacksProject(path.join(engine.dir, "project"));
+export async function stacksProgramStack(
+  engine: EngineEnv,
+  stackName: string,
+  programRoot?: string,
+): Promise<Stack> {
+  const workDir = mirrorStacksProject(stacksProjectDir(engine), programRoot);
   return LocalWorkspace.createStack({ stackName, workDir }, await workspaceOptions(engine));
 }
 

@@ -1,7 +1,12 @@
 import * as fs from "fs";
 import * as path from "path";
 import { parsePreviewDigest } from "../../../lib/preview/digest";
-import { SUMMARY_MARKER, renderSummaryMarkdown, totalsLine } from "../../../lib/preview/markdown";
+import {
+  SUMMARY_MARKER,
+  renderSummaryMarkdown,
+  statefulWarning,
+  totalsLine,
+} from "../../../lib/preview/markdown";
 import { summarizePreview } from "../../../lib/preview/summary";
 
 const summary = summarizePreview(
@@ -22,6 +27,27 @@ describe("renderSummaryMarkdown", () => {
   test("starts with the marker the PR workflow updates its comment by, then a title naming the stack", () => {
     expect(lines[0]).toBe(SUMMARY_MARKER);
     expect(lines[1]).toBe("### Pulumi preview — stack `ci`");
+  });
+
+  test("a warning right under the totals names every replaced or deleted stateful resource", () => {
+    const warning = lines.slice(
+      lines.indexOf(totalsLine(summary)) + 2,
+      lines.indexOf(totalsLine(summary)) + 5,
+    );
+    // the fixture's leaves are replaced (not stateful); its CRD deletion takes every object of it along
+    expect(warning).toEqual([
+      "> [!WARNING]",
+      "> **1 stateful resource replaced or deleted** — what they hold is lost or no longer trusted:",
+      "> - `CustomResourceDefinition` **karmada-customresourcedefinition-widgets.example.io** (custom-resources): delete",
+    ]);
+    const withoutDeletes = {
+      ...summary,
+      components: summary.components.map((c) => ({
+        ...c,
+        changes: c.changes.filter((x) => x.kind !== "delete"),
+      })),
+    };
+    expect(statefulWarning(withoutDeletes)).toEqual([]);
   });
 
   test("the totals line carries every count of the summary", () => {
