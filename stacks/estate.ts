@@ -79,11 +79,25 @@ export function buildEstate(stackConfig: StackConfig): Estate {
   const namespace = config.controlPlane?.namespace ?? "karmada-system";
   // one registry setting rewrites every image, etcd's included
   const release = findRelease(config.controlPlane?.karmadaVersion ?? DEFAULT_KARMADA_VERSION);
-  const etcdImage = resolveImage("etcd", release, config.controlPlane?.images);
+  const images = config.controlPlane?.images;
+  const inCluster = config.etcd?.inCluster;
+  // a backup section turns the job on: complete it only when given
+  const backup = inCluster?.backup && {
+    toolsImage: resolveImage("etcd-backup-tools", release, images),
+    ...inCluster.backup,
+  };
   const etcd = new EtcdCluster(
     "etcd",
     (config.etcd?.mode ?? "inCluster") === "inCluster"
-      ? { ...config.etcd, inCluster: { namespace, image: etcdImage, ...config.etcd?.inCluster } }
+      ? {
+          ...config.etcd,
+          inCluster: {
+            namespace,
+            image: resolveImage("etcd", release, images),
+            ...inCluster,
+            ...(backup ? { backup } : {}),
+          },
+        }
       : config.etcd,
     { provider: hostProvider },
   );

@@ -36,5 +36,12 @@ export const OPTIONAL_COMPONENTS: readonly KarmadaComponent[] = [
   "karmada-search",
 ];
 
-/** Every image the catalog knows: the Karmada components plus etcd. */
-export type ImageName = KarmadaComponent | "etcd";
+/**
+ * Every image the catalog knows: the Karmada components, etcd, and the tools image of etcd's backup
+ * job (a shell with coreutils: the etcd image has only a bare shell), so that one registry setting
+ * rewrites every image an estate pulls.
+ */
+export type ImageName = KarmadaComponent | "etcd" | "etcd-backup-tools";
+
+/** Every {@link ImageName}, for validation messages. */
+export const IMAGE_NAMES: readonly ImageName[] = [...KARMADA_COMPONENTS, "etcd", "etcd-backup-tools"];

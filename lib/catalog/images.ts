@@ -7,7 +7,12 @@ export const UPSTREAM_REGISTRIES = {
   karmada: "docker.io/karmada",
   /** kube-apiserver (karmada-apiserver), kube-controller-manager and etcd. */
   kubernetes: "registry.k8s.io",
+  /** The backup job's tools image (busybox). */
+  library: "docker.io/library",
 } as const;
+
+/** Repository and tag of the backup job's tools image: a release of busybox, whatever Karmada release. */
+export const BACKUP_TOOLS_IMAGE = { repository: "busybox", tag: "1.37.0" } as const;
 
 /** Image settings a user may give. */
 export interface ImageSettings {
@@ -27,6 +32,7 @@ const KUBE_IMAGES: ReadonlySet<ImageName> = new Set(["karmada-apiserver", "kube-
 
 /** Upstream repository name of an image (karmada-apiserver runs the kube-apiserver image). */
 function upstreamRepository(image: ImageName): string {
+  if (image === "etcd-backup-tools") return `${UPSTREAM_REGISTRIES.library}/${BACKUP_TOOLS_IMAGE.repository}`;
   if (image === "karmada-apiserver") return `${UPSTREAM_REGISTRIES.kubernetes}/kube-apiserver`;
   if (KUBE_IMAGES.has(image)) return `${UPSTREAM_REGISTRIES.kubernetes}/${image}`;
   return `${UPSTREAM_REGISTRIES.karmada}/${image}`;
@@ -34,6 +40,7 @@ function upstreamRepository(image: ImageName): string {
 
 /** Catalog tag of an image for a release. */
 export function catalogTag(image: ImageName, release: KarmadaRelease): string {
+  if (image === "etcd-backup-tools") return BACKUP_TOOLS_IMAGE.tag;
   if (image === "etcd") return `${release.etcdVersion}-0`;
   if (KUBE_IMAGES.has(image)) return release.kubernetesVersion;
   return release.version;

@@ -13,7 +13,7 @@ import {
   validateAnnotations,
   validateLabels,
 } from "../validation/labels";
-import { ImageName, KARMADA_COMPONENTS } from "../catalog/components";
+import { IMAGE_NAMES } from "../catalog/components";
 import { validateImageReference } from "../validation/image";
 import { hasOwnKey, isPlainMap, requireMap } from "../validation/maps";
 import { validatePort, validateReplicas } from "../validation/numbers";
@@ -27,7 +27,6 @@ import { ApiServerServiceType } from "./settings";
 const IMAGE_TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 const IMAGE_REPOSITORY =
   /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\d+)?(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
-const IMAGE_NAMES: readonly string[] = [...KARMADA_COMPONENTS, "etcd"];
 
 const SERVICE_TYPES: readonly ApiServerServiceType[] = ["ClusterIP", "NodePort", "LoadBalancer"];
 const PULL_POLICIES = ["Always", "IfNotPresent", "Never"];
@@ -135,7 +134,7 @@ export function validateControlPlaneConfig(config: ControlPlaneConfig): void {
       run(() => {
         const field = entryField(`images.${kind}`, image);
         check(
-          IMAGE_NAMES.includes(image as ImageName),
+          (IMAGE_NAMES as readonly string[]).includes(image),
           field,
           `unknown image ${show(image)}`,
           IMAGE_NAMES.join(", "),

@@ -262,7 +262,7 @@ export const ETCD_DEFAULTS = {
   backupSchedule: "0 */6 * * *",
   backupRetain: 7,
   backupSize: "20Gi",
-  toolsImage: "docker.io/library/busybox:1.37.0",
+  toolsImage: resolveImage("etcd-backup-tools", findRelease(DEFAULT_KARMADA_VERSION)),
 } as const;
 
 /**
