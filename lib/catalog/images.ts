@@ -12,7 +12,12 @@ export const UPSTREAM_REGISTRIES = {
 } as const;
 
 /** Repository and tag of the backup job's tools image: a release of busybox, whatever Karmada release. */
-export const BACKUP_TOOLS_IMAGE = { repository: "busybox", tag: "1.37.0" } as const;
+export const BACKUP_TOOLS_IMAGE = {
+  /** Repository under the upstream library registry. */
+  repository: "busybox",
+  /** Release tag, independent of the Karmada release. */
+  tag: "1.37.0",
+} as const;
 
 /** Image settings a user may give. */
 export interface ImageSettings {
