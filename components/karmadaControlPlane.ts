@@ -23,6 +23,7 @@ import { PkiFile } from "../lib/pki/layout";
 import { RotationSettings } from "../lib/pki/rotation";
 import { PkiFiles, createComponentSecrets } from "./controlplane/credentials";
 import { deployControlPlaneOnHosts } from "./controlplane/hosts";
+import { dependsOnLater } from "./controlplane/dependencies";
 import { KarmadaApiResources, deployKarmadaApiObjects } from "./controlplane/karmadaApi";
 import { EtcdCluster } from "./etcdCluster";
 import { planControlPlane } from "./controlplane/plan";
@@ -277,7 +278,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     // dependsOn resolves with the CRD bundle) so that members and addons can depend on a plain array.
     const controllers = applyObjects(name, workloads.controllers, {
       ...host,
-      dependsOn: karmadaApi.all.then((ready) => [...aggregated, ...ready]),
+      dependsOn: dependsOnLater(aggregated, karmadaApi.all),
     });
     return { provider, karmadaApi, controllers };
   }
