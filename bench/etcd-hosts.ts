@@ -1,217 +1,344 @@
 /**
- * Bench: etcd on loopback hosts over real SSH.
- *  1. bring-up of a 3-member mTLS cluster: our generated scripts (driven in the component's order)
- *     vs a plain hand-written ssh script doing the same steps;
- *  2. snapshot + restore into a new cluster: our scripts vs raw etcdctl / etcdutl.
- * Prints both ratios (ours / plain). Run: npx ts-node --transpile-only -P tsconfig.json bench/etcd-hosts.ts
+ * Bench: etcd on loopback hosts (real sshd, real etcd, 127.0.4.x) through `pulumi up` with the real
+ * engine (Automation API: CLI, Node.js language host, command/tls/random plugins) vs a plain
+ * hand-written ssh script doing the same steps (bench/support/etcdPlain.ts), round by round:
+ *  - bring-up of a 3-member mTLS cluster (both issue the same RSA-3072 certificates);
+ *  - snapshot + restore into a new cluster (ours: the runbook — on-demand snapshot, `destroy` with
+ *    deleteData, `up` with restoreFrom; plain: etcdctl snapshot save, stop, etcdutl restore, start);
+ *  - 3 → 5 members (ours: `up` with two more hosts; plain: `member add` + start, one at a time).
+ * Beside each, the engine floor (bench/support/etcdFloor.ts): the same graph with resources that do nothing.
+ * Run: npx ts-node --transpile-only -P tsconfig.json bench/etcd-hosts.ts (BENCH_ROUNDS, default 3).
  */
 import * as fs from "fs";
 import * as path from "path";
-import { pkiBundle } from "../lib/etcd/hosts/pkiFiles";
-import { planEtcdHosts } from "../lib/etcd/hosts/plan";
-import { shq } from "../lib/hosts/shell";
-import { ResolvedHost } from "../lib/hosts/spec";
-import { PlanDriver } from "../test/support/hosts/driver";
-import { EtcdHostsFixture, HOST_ETCD_DIR, startEtcdHostsFixture } from "../test/support/hosts/etcdFixture";
-import { killScriptProcesses } from "../test/support/hosts/testbed";
+import { REPO_ROOT } from "../test/support/kube/binaries";
+import { resolveHosts } from "../lib/hosts/spec";
+import { HOST_ETCD_BIN } from "../test/support/hosts/etcdProgram";
+import { EtcdInput, EtcdStack, startEtcdStack } from "../test/support/hosts/etcdStack";
+import { killScriptProcesses, portOpen } from "../test/support/hosts/testbed";
+import { FloorStack } from "./support/etcdFloor";
+import { floorShape, FloorShape } from "./support/etcdFloorShape";
+import { PlainEtcd } from "./support/etcdPlain";
+import { runProcess } from "../test/support/hosts/driver";
+import { describeKindTimings, EngineStepClock, StepTiming, timingsByKind } from "./support/engineTimings";
+import { BenchTarget, figureOf, median, reportFigure, timed } from "./support/figures";
 
-const NAMES = ["m1", "m2", "m3"];
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const BENCH = "etcd-hosts";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const THREE = ["m1", "m2", "m3"];
+const FIVE = [...THREE, "m4", "m5"];
+/** Keys written before a snapshot (and counted after the restore). */
+const KEYS = 2000;
+/** Where both restores read the snapshot, inside every host root. */
+const SNAPSHOT = "/var/backups/restore.db";
+const NO_BACKUP = { backup: { enabled: false } };
 
-async function timed(fn: () => Promise<void>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - start) / 1e6;
+/** The samples of one phase, one per round. */
+interface Samples {
+  ours: number[];
+  plain: number[];
+  floor: number[];
+  /** Engine steps of our last run of the phase. */
+  steps: readonly StepTiming[];
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+const samples = (): Samples => ({ ours: [], plain: [], floor: [], steps: [] });
+
+/** Operation per resource name in a run (a replacement's several steps count as one `replace`). */
+function opsOf(steps: readonly StepTiming[]): Map<string, string> {
+  const ops = new Map<string, string>();
+  for (const s of steps) {
+    const name = s.urn.slice(s.urn.lastIndexOf("::") + 2);
+    if (ops.get(name) !== "replace") ops.set(name, s.op.includes("replace") ? "replace" : s.op);
+  }
+  return ops;
 }
 
-/** Stops everything on the hosts and wipes etcd state, so every round starts cold. */
-function wipe(fx: EtcdHostsFixture): void {
-  for (const host of fx.bed.hosts) {
-    killScriptProcesses(host.root);
-    for (const dir of ["var/lib", "etc/etcd", "run/pulumi-karmada", "var/backups"]) {
-      fs.rmSync(path.join(host.root, dir), { recursive: true, force: true });
+/** Everything the rounds share: the stack and its hosts, the plain operator, the floor's stack. */
+class Bench {
+  private deployed = false;
+  private floorDeployed = false;
+
+  private constructor(
+    readonly estate: EtcdStack,
+    readonly plain: PlainEtcd,
+    readonly floor: FloorStack,
+  ) {}
+
+  static async start(): Promise<Bench> {
+    const estate = await startEtcdStack("etcd-bench", { prefix: "127.0.4.", count: FIVE.length });
+    try {
+      const hosts = resolveHosts(estate.hosts(FIVE), "hosts");
+      const plain = new PlainEtcd(hosts, HOST_ETCD_BIN, estate.etcd.hasEtcdutl, estate.engine.dir);
+      return new Bench(estate, plain, await FloorStack.create(estate.engine));
+    } catch (e) {
+      await estate.stop();
+      throw e;
     }
+  }
+
+  /** Our `up` of `names`, timed, with its engine steps. */
+  async up(label: string, names: readonly string[], extra: Partial<EtcdInput> = NO_BACKUP) {
+    const clock = new EngineStepClock();
+    const { ms } = await timed(() => this.estate.up(label, this.estate.input(names, extra), clock.onEvent));
+    this.deployed = true;
+    return { ms, steps: clock.steps() };
+  }
+
+  /** The floor graph of what our stack holds now (`previous` and `steps`: see floorShape). */
+  async shape(previous?: FloorShape, steps: readonly StepTiming[] = []): Promise<FloorShape> {
+    const state = await this.estate.stack.exportStack();
+    return floorShape(state, this.estate.hosts(FIVE), previous, opsOf(steps));
+  }
+
+  async floorUp(shape: FloorShape): Promise<number> {
+    const { ms } = await timed(() => this.floor.up(shape));
+    this.floorDeployed = true;
+    return ms;
+  }
+
+  /** Nothing deployed, nothing running, every host root empty but for the etcd release. */
+  async reset(): Promise<void> {
+    if (this.deployed) await this.estate.destroy("reset: destroy");
+    this.deployed = false;
+    if (this.floorDeployed) await this.floor.destroy();
+    this.floorDeployed = false;
+    for (const host of this.estate.bed.hosts) {
+      killScriptProcesses(host.root);
+      const release = HOST_ETCD_BIN.split("/")[1];
+      for (const entry of fs.readdirSync(host.root))
+        if (entry !== release) fs.rmSync(path.join(host.root, entry), { recursive: true, force: true });
+    }
+    for (const host of this.estate.bed.hosts) {
+      for (const port of [2379, 2380]) {
+        const deadline = Date.now() + 10_000;
+        while (await portOpen(host.address, port)) {
+          if (Date.now() > deadline) throw new Error(`${host.address}:${port} still open after the reset`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }
+    }
+  }
+
+  /** Copies `file` to SNAPSHOT in every host root of `names`. */
+  spread(file: string, names: readonly string[]): void {
+    for (const host of this.estate.bed.hosts.filter((h) => names.includes(h.name))) {
+      const target = path.join(host.root, SNAPSHOT);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(file, target);
+    }
+  }
+
+  async expectMembers(names: readonly string[], client: { members(): Promise<any[]>; close(): void }) {
+    const members = await client.members();
+    client.close();
+    const voters = members
+      .filter((m) => !m.isLearner)
+      .map((m) => m.name)
+      .sort();
+    if (JSON.stringify(voters) !== JSON.stringify([...names].sort()) || members.length !== names.length)
+      throw new Error(`expected voting members ${names.join(",")}, found ${JSON.stringify(members)}`);
   }
 }
 
-async function must(run: Promise<{ code: number; stderr: string }>): Promise<void> {
-  const r = await run;
-  if (r.code !== 0) throw new Error(r.stderr);
+async function bringUpRound(b: Bench, s: Samples, round: number): Promise<void> {
+  await b.reset();
+  const ours = await b.up(`bring-up ${round}: ours`, THREE);
+  s.ours.push(ours.ms);
+  s.steps = ours.steps;
+  await b.expectMembers(THREE, await b.estate.client(THREE));
+  const shape = await b.shape();
+
+  await b.reset();
+  s.plain.push((await timed(() => b.plain.bringUp(THREE))).ms);
+  await b.expectMembers(THREE, b.plain.client(THREE));
+
+  await b.reset();
+  s.floor.push(await b.floorUp(shape));
 }
 
-/** The hand-written baseline: certs from stdin via tar, flags on the command line, nohup. */
-function plainStart(
-  fx: EtcdHostsFixture,
-  host: ResolvedHost,
-  cluster: string,
-  state: string,
-  restoreFrom?: string,
-): string {
-  const bin = path.join(host.root, HOST_ETCD_DIR);
-  const pki = path.join(host.root, "etc/etcd/pki");
-  const data = path.join(host.root, "var/lib/etcd");
-  const run = path.join(host.root, "run/pulumi-karmada/plain");
-  const snapTool = fx.etcd.hasEtcdutl ? `${bin}/etcdutl` : `ETCDCTL_API=3 ${bin}/etcdctl`;
-  const restore = restoreFrom
-    ? `${snapTool} snapshot restore ${restoreFrom} --name ${host.name} --initial-cluster ${cluster} --initial-cluster-token plain --initial-advertise-peer-urls https://${host.address}:2380 --data-dir ${data} >/dev/null 2>&1`
-    : "";
-  return `set -e
-mkdir -p ${pki} ${run} && tar -xf - -C ${pki}
-${restore}
-setsid nohup ${bin}/etcd --name ${host.name} --data-dir ${data} \\
-  --listen-client-urls https://${host.address}:2379 --advertise-client-urls https://${host.address}:2379 \\
-  --listen-peer-urls https://${host.address}:2380 --initial-advertise-peer-urls https://${host.address}:2380 \\
-  --initial-cluster ${cluster} --initial-cluster-state ${state} --initial-cluster-token plain \\
-  --cert-file ${pki}/server.crt --key-file ${pki}/server.key --trusted-ca-file ${pki}/ca.crt --client-cert-auth \\
-  --peer-cert-file ${pki}/peer.crt --peer-key-file ${pki}/peer.key --peer-trusted-ca-file ${pki}/ca.crt --peer-client-cert-auth \\
-  </dev/null >${run}/etcd.log 2>&1 &
-echo $! > ${run}/child.pid`;
+async function scaleRound(b: Bench, s: Samples, round: number): Promise<void> {
+  await b.reset();
+  await b.up(`scale ${round}: ours, 3 members`, THREE);
+  const three = await b.shape();
+  const ours = await b.up(`scale ${round}: ours, 3 → 5`, FIVE);
+  s.ours.push(ours.ms);
+  s.steps = ours.steps;
+  await b.expectMembers(FIVE, await b.estate.client(FIVE));
+  const five = await b.shape(three, ours.steps);
+
+  await b.reset();
+  await b.plain.bringUp(THREE);
+  s.plain.push((await timed(() => b.plain.scaleOut(THREE, ["m4", "m5"]))).ms);
+  await b.expectMembers(FIVE, b.plain.client(FIVE));
+
+  await b.reset();
+  await b.floorUp(three);
+  s.floor.push(await b.floorUp(five));
 }
 
-function plainHealth(host: ResolvedHost): string {
-  const bin = path.join(host.root, HOST_ETCD_DIR);
-  const pki = path.join(host.root, "etc/etcd/pki");
-  return `for i in $(seq 1 120); do ETCDCTL_API=3 ${bin}/etcdctl --endpoints=https://${host.address}:2379 --cacert ${pki}/ca.crt --cert ${pki}/client.crt --key ${pki}/client.key endpoint health --cluster >/dev/null 2>&1 && exit 0; sleep 0.5; done; exit 1`;
+async function restoreRound(b: Bench, s: Samples, round: number): Promise<void> {
+  const source = { backup: { enabled: true, retain: 1, intervalMinutes: 1440 }, deleteData: true };
+  const count = async (client: { count(p: string): Promise<number>; close(): void }) => {
+    const n = await client.count("k/");
+    client.close();
+    if (n !== KEYS) throw new Error(`restored cluster holds ${n} of ${KEYS} keys`);
+  };
+  await b.reset();
+  await b.up(`restore ${round}: ours, source`, THREE, source);
+  const before = await b.shape();
+  const writer = await b.estate.client(THREE);
+  await writer.putMany("k/", KEYS);
+  writer.close();
+  const { snapshotCommand } = await b.estate.outputs();
+  const destroyClock = new EngineStepClock();
+  let steps: readonly StepTiming[] = [];
+  const ours = await timed(async () => {
+    const saved = await b.estate.ssh(snapshotCommand!.host, `bash ${snapshotCommand!.path}`);
+    if (saved.code !== 0) throw new Error(`our snapshot failed: ${saved.stderr}`);
+    const dir = path.join(b.estate.bed.hosts[0].root, "var/backups/etcd");
+    b.spread(path.join(dir, fs.readFileSync(path.join(dir, "latest"), "utf8").trim()), THREE);
+    await b.estate.stack.destroy({ color: "never", onEvent: destroyClock.onEvent });
+    const extra = { ...NO_BACKUP, deleteData: true, restoreFrom: { path: SNAPSHOT } };
+    steps = (await b.up(`restore ${round}: ours, up`, THREE, extra)).steps;
+  });
+  s.ours.push(ours.ms);
+  s.steps = [...destroyClock.steps(), ...steps];
+  await count(await b.estate.client(THREE));
+  const after = await b.shape();
+
+  await b.reset();
+  await b.plain.bringUp(THREE);
+  const plainWriter = b.plain.client(THREE);
+  await plainWriter.putMany("k/", KEYS);
+  plainWriter.close();
+  const plain = await timed(async () => {
+    b.spread(await b.plain.snapshot(THREE), THREE);
+    await b.plain.restore(THREE, SNAPSHOT);
+  });
+  s.plain.push(plain.ms);
+  await count(b.plain.client(THREE));
+
+  await b.reset();
+  await b.floorUp(before);
+  const floor = await timed(async () => {
+    await b.floor.destroy();
+    await b.floor.up(after);
+  });
+  s.floor.push(floor.ms);
 }
 
-function tarOfPki(fx: EtcdHostsFixture, name: string): string {
-  const dir = path.join(fx.bed.dir, "plain-pki", name);
-  fs.mkdirSync(dir, { recursive: true });
-  for (const [file, content] of Object.entries(fx.pki.members[name]))
-    fs.writeFileSync(path.join(dir, file), content, { mode: 0o600 });
-  return dir;
+/** Prints a phase's figure (ours vs plain) and the one above the floor (ours − floor vs plain). */
+function report(id: string, figure: string, s: Samples, target: BenchTarget, baselineNote: string): void {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const aboveFloor = s.ours.map((o, i) => o - s.floor[i]);
+  const floorNote =
+    `engine floor (the same graph doing nothing) ${seconds(median(s.floor))}, ` +
+    `ours above it ${seconds(median(aboveFloor))}`;
+  reportFigure(
+    figureOf({
+      bench: BENCH,
+      id: `${BENCH}.${id}`,
+      figure,
+      ours: s.ours,
+      baselineLabel: "plain ssh script",
+      baseline: s.plain,
+      target,
+      note: `${baselineNote}; ${floorNote}`,
+    }),
+  );
+  reportFigure(
+    figureOf({
+      bench: BENCH,
+      id: `${BENCH}.${id}.above-floor`,
+      figure: `${figure}, ours minus the engine floor`,
+      ours: aboveFloor,
+      baselineLabel: "plain ssh script",
+      baseline: s.plain,
+      target,
+      note: `what our scripts, certificates and program cost beyond an up of the same resources doing nothing (${seconds(median(s.floor))})`,
+    }),
+  );
+  console.log(
+    `engine steps of our last run (most expensive kinds):\n${describeKindTimings(timingsByKind(s.steps), 10)}`,
+  );
+}
+
+/**
+ * Milliseconds a fresh Node.js takes to load `modules` the way the language host loads a TypeScript
+ * program (ts-node, transpile only): ours loads the library from its TypeScript sources, as the e2e
+ * program does; a program using the published package would load compiled JavaScript instead.
+ */
+async function loadTime(modules: readonly string[]): Promise<number> {
+  const script = [
+    `const load = (m) => require(require.resolve(m, { paths: [${JSON.stringify(REPO_ROOT)}] }));`,
+    `load("ts-node").register({ transpileOnly: true, project: ${JSON.stringify(path.join(REPO_ROOT, "tsconfig.json"))} });`,
+    `load("@pulumi/pulumi");`,
+    `const started = process.hrtime.bigint();`,
+    ...modules.map((m) => `load(${JSON.stringify(m)});`),
+    `console.log(Number(process.hrtime.bigint() - started) / 1e6);`,
+  ].join("\n");
+  const r = await runProcess(process.execPath, ["-e", script], "", 120_000);
+  if (r.code !== 0) throw new Error(`loading ${modules.join(", ")} failed: ${r.stderr}`);
+  return Number(r.stdout.trim());
 }
 
 async function main(): Promise<void> {
-  const fx = await startEtcdHostsFixture({ prefix: "127.0.4.", count: 3 });
+  const bench = await Bench.start();
+  const bringUp = samples();
+  const scale = samples();
+  const restore = samples();
   try {
-    const settings = fx.settings(NAMES);
-    const cluster = NAMES.map((n, i) => `${n}=https://${settings.members[i].address}:2380`).join(",");
-    const { execFileSync } = await import("child_process");
-    const tarFor = (name: string) =>
-      execFileSync("tar", ["-cf", "-", "-C", tarOfPki(fx, name), "."]).toString("latin1");
-    // ssh stdin must carry the binary tar intact: send base64 and decode on the host.
-    const plainRun = (host: ResolvedHost, script: string, stdin = "") =>
-      fx.driver.run(
-        host,
-        `base64 -d | bash -c ${shq(script)}`,
-        Buffer.from(stdin, "latin1").toString("base64"),
-      );
-
-    const ours: number[] = [];
-    const plain: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      wipe(fx);
-      const driver = new PlanDriver((c) => pkiBundle(fx.pki.members[c.host]));
-      const plan = planEtcdHosts(fx.settings(NAMES, { backup: { enabled: false } }), {
-        token: `bench-${round}`,
-        bootstrapMembers: NAMES,
-      });
-      ours.push(await timed(async () => void (await driver.apply(settings.members, plan))));
-      wipe(fx);
-      plain.push(
-        await timed(async () => {
-          for (const host of settings.members)
-            await must(plainRun(host, plainStart(fx, host, cluster, "new"), tarFor(host.name)));
-          await must(plainRun(settings.members[0], plainHealth(settings.members[0])));
-        }),
-      );
+    // the first engine run reads the CLI, plugins and modules from disk: not a round
+    await bench.up("warm-up: ours", THREE);
+    const warm = await bench.shape();
+    await bench.reset();
+    await bench.floorUp(warm);
+    const program = path.join(REPO_ROOT, "components", "etcdCluster.ts");
+    const floorModules = ["@pulumi/command", "@pulumi/random", "@pulumi/tls"];
+    const loads = { ours: [] as number[], floor: [] as number[] };
+    for (let i = 0; i < 3; i++) {
+      loads.ours.push(await loadTime([program]));
+      loads.floor.push(await loadTime(floorModules));
     }
-    const bringUp = median(ours) / median(plain);
-
-    // Snapshot + restore.
-    const oursR: number[] = [];
-    const plainR: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      wipe(fx);
-      const driver = new PlanDriver((c) => pkiBundle(fx.pki.members[c.host]));
-      const base = { backup: { enabled: true, retain: 1 }, deleteData: true };
-      await driver.apply(
-        settings.members,
-        planEtcdHosts(fx.settings(NAMES, base), { token: `r-${round}`, bootstrapMembers: NAMES }),
-      );
-      await fx.client(NAMES).putMany("k/", 2000);
-      const snapshotPath = "/var/backups/restore.db";
-      oursR.push(
-        await timed(async () => {
-          const plan = planEtcdHosts(fx.settings(NAMES, base), {
-            token: `r-${round}`,
-            bootstrapMembers: NAMES,
-          });
-          await must(fx.driver.run(settings.members[0], plan.snapshot.script, ""));
-          await driver.destroy();
-          const dir = path.join(fx.bed.hosts[0].root, "var/backups/etcd");
-          const latest = fs.readFileSync(path.join(dir, "latest"), "utf8").trim();
-          spread(fx, path.join(dir, latest), snapshotPath);
-          const restore = planEtcdHosts(
-            fx.settings(NAMES, { ...base, backup: { enabled: false }, restoreFrom: { path: snapshotPath } }),
-            { token: `r2-${round}`, bootstrapMembers: NAMES },
-          );
-          await driver.apply(settings.members, restore);
-        }),
-      );
-      if ((await fx.client(NAMES).count("k/")) !== 2000) throw new Error("our restore lost keys");
-      // Plain: etcdctl snapshot save, kill, etcdutl restore + start.
-      const m1 = settings.members[0];
-      const bin = path.join(m1.root, HOST_ETCD_DIR);
-      const pki = path.join(m1.root, "etc/etcd/pki");
-      const snap = path.join(m1.root, "var/backups/plain.db");
-      plainR.push(
-        await timed(async () => {
-          await must(
-            fx.driver.run(
-              m1,
-              `ETCDCTL_API=3 ${bin}/etcdctl --endpoints=https://${m1.address}:2379 --cacert ${pki}/ca.crt --cert ${pki}/client.crt --key ${pki}/client.key snapshot save ${snap} >/dev/null`,
-              "",
-            ),
-          );
-          wipeProcessesAndData(fx);
-          spread(fx, snap, snapshotPath);
-          for (const host of settings.members)
-            await must(
-              plainRun(
-                host,
-                plainStart(fx, host, cluster, "new", path.join(host.root, snapshotPath)),
-                tarFor(host.name),
-              ),
-            );
-          await must(plainRun(m1, plainHealth(m1)));
-        }),
-      );
-      if ((await fx.client(NAMES).count("k/")) !== 2000) throw new Error("plain restore lost keys");
+      await bringUpRound(bench, bringUp, round);
+      await scaleRound(bench, scale, round);
+      await restoreRound(bench, restore, round);
     }
-    const restore = median(oursR) / median(plainR);
-    console.log(`etcd ${fx.etcd.version} (${fx.etcd.origin}), ${ROUNDS} rounds, medians:`);
+    await bench.reset();
+    const etcd = bench.estate.etcd;
+    console.log(`\netcd ${etcd.version} (${etcd.origin}), ${ROUNDS} rounds, 127.0.4.x, supervisor runner`);
     console.log(
-      `bring-up 3 members:   ours ${median(ours).toFixed(0)} ms, plain ssh ${median(plain).toFixed(0)} ms, ratio ${bringUp.toFixed(2)}`,
+      `program load through ts-node (median of 3 fresh processes): ours (EtcdCluster from the TypeScript sources) ` +
+        `${(median(loads.ours) / 1000).toFixed(2)} s, the floor program's SDKs ${(median(loads.floor) / 1000).toFixed(2)} s`,
     );
-    console.log(
-      `snapshot + restore:   ours ${median(oursR).toFixed(0)} ms, raw etcdctl/etcdutl ${median(plainR).toFixed(0)} ms, ratio ${restore.toFixed(2)}`,
+    const certs = "plain issues the same RSA-3072 certificates with openssl";
+    report(
+      "bring-up",
+      "etcd on hosts: bring-up of 3 mTLS members",
+      bringUp,
+      { kind: "ratio", max: 1.3 },
+      certs,
+    );
+    report(
+      "snapshot-restore",
+      "etcd on hosts: snapshot + restore into a new cluster",
+      restore,
+      { kind: "ratio", max: 1.15 },
+      "ours follows the runbook (destroy with deleteData, up with restoreFrom: certificates issued anew); plain keeps its certificates",
+    );
+    report(
+      "scale-3-5",
+      "etcd on hosts: 3 → 5 members",
+      scale,
+      { kind: "ratio", max: 1.3 },
+      `${certs} (a server/peer pair covering 5 members) and runs member add + start one at a time`,
     );
   } finally {
-    wipe(fx);
-    await fx.stop();
-  }
-}
-
-/** Copies a snapshot to the same path in every host root. */
-function spread(fx: EtcdHostsFixture, source: string, target: string): void {
-  for (const h of fx.bed.hosts) {
-    fs.mkdirSync(path.dirname(path.join(h.root, target)), { recursive: true });
-    fs.copyFileSync(source, path.join(h.root, target));
-  }
-}
-
-/** Kills etcd on every host and removes data dirs (the snapshot stays in var/backups). */
-function wipeProcessesAndData(fx: EtcdHostsFixture): void {
-  for (const host of fx.bed.hosts) {
-    killScriptProcesses(host.root);
-    fs.rmSync(path.join(host.root, "var/lib"), { recursive: true, force: true });
+    await bench.reset().catch((e) => console.error(`reset failed: ${e}`));
+    bench.plain.close();
+    await bench.estate.stop();
   }
 }
 

@@ -1,10 +1,11 @@
 /**
  * Hosts mode of KarmadaControlPlane: every enabled component as a service on each machine, one
  * `remote.Command` per planned step (lib/controlplane/hosts/plan.ts), wired into the install order:
- * etcd → karmada-apiserver and kube-controller-manager (host by host, health-checked) → [Karmada
- * provider, namespaces, CRDs] → aggregated API servers → [APIServices, webhooks, RBAC] → controllers
- * and karmada-webhook. `destroy` runs it backwards, so garbage collection and namespace finalization
- * (kube-controller-manager) outlive every object inside Karmada.
+ * etcd → karmada-apiserver and kube-controller-manager (ready on every host) → [Karmada provider,
+ * namespaces, CRDs] → aggregated API servers → [APIServices, webhooks, RBAC] → controllers and
+ * karmada-webhook. Changes roll host by host; a first start runs on every host at once. `destroy` runs
+ * it backwards, so garbage collection and namespace finalization (kube-controller-manager) outlive
+ * every object inside Karmada.
  */
 import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
@@ -13,6 +14,7 @@ import {
   ControlPlaneHostCommand,
   ControlPlaneHostsSettings,
   ControlPlanePhase,
+  componentPhase,
   planControlPlaneHosts,
   serviceScript,
 } from "../../lib/controlplane/hosts";
@@ -35,9 +37,12 @@ export type KarmadaSide = (core: pulumi.Resource[], aggregated: pulumi.Resource[
 
 /** The commands of a control plane on hosts. */
 export interface ControlPlaneOnHosts {
-  /** Every command by plan id (`cp1-preflight`, `cp1-install-karmada-scheduler`, `cp1-karmada-scheduler`, …). */
+  /**
+   * Every command by plan id (`cp1-preflight`, `cp1-install-karmada-scheduler`, `cp1-karmada-scheduler`,
+   * `cp1-ready-karmada-scheduler`, …).
+   */
   readonly commands: Readonly<Record<string, command.remote.Command>>;
-  /** The service commands of each phase: each completes once its component is healthy on its host. */
+  /** The ready commands of each phase: each completes once its component is healthy on its host. */
   readonly services: Readonly<Record<ControlPlanePhase, command.remote.Command[]>>;
   /** What `karmadaSide` registered. */
   readonly karmadaApi: KarmadaApiResources;
@@ -51,9 +56,11 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: Promise<T>) => v
 }
 
 /**
- * Inputs of a `remote.Command`. `update` = `create`: scripts are idempotent, so a changed script
- * re-runs in place instead of replacing (and first deleting) what runs on the host. The previous run's
- * output is not handed to the next one: scripts decide from what they find on the host.
+ * Inputs of a `remote.Command`. No `update`: a changed input re-runs `create` in place (the provider's
+ * rule when `update` is absent; only `triggers` replace), and every script is idempotent, so nothing
+ * on the host is deleted first. Giving the same script as `update` would store it twice more in the
+ * state, which the engine writes after every step. The previous run's output is not handed to the next
+ * one: scripts decide from what they find on the host.
  */
 export function hostCommandArgs(
   connection: command.remote.CommandArgs["connection"],
@@ -61,7 +68,7 @@ export function hostCommandArgs(
   remove: pulumi.Input<string> | undefined,
   stdin: pulumi.Input<string> | undefined,
 ): command.remote.CommandArgs {
-  return { connection, create, update: create, delete: remove, stdin, addPreviousOutputInEnv: false };
+  return { connection, create, delete: remove, stdin, addPreviousOutputInEnv: false };
 }
 
 const fileKey = (host: string, component: ControlPlaneComponent) => `${host}/${component}`;
@@ -69,9 +76,10 @@ const fileKey = (host: string, component: ControlPlaneComponent) => `${host}/${c
 /**
  * Registers the commands and, through `karmadaSide`, the objects inside karmada-apiserver, in the
  * order: etcd → karmada-apiserver, kube-controller-manager → CRDs → aggregated API servers → every
- * Karmada-side object → controllers. The graph's shape depends only on the host list and the
- * enabled components; certificate fingerprints only fill in script text, so a reissued certificate
- * updates the commands of the component that uses it and nothing else.
+ * Karmada-side object → controllers; what follows a phase waits for its ready commands. The graph's
+ * shape depends only on the host list and the enabled components; certificate fingerprints only fill
+ * in script text, so a reissued certificate updates the commands of the component that uses it and
+ * nothing else.
  */
 export function deployControlPlaneOnHosts(
   name: string,
@@ -112,7 +120,7 @@ export function deployControlPlaneOnHosts(
     const own = planned.dependsOn.map((id) => commands[id]);
     if (!planned.phase) return own;
     const phase = planned.phase;
-    // controllers also wait for every host's aggregated API servers: read once all are registered
+    // controllers also wait for every host's ready aggregated API servers (read once all are registered)
     return Promise.resolve(after[phase]).then((ready) => [
       ...own,
       ...(phase === "controllers" ? services.aggregated : []),
@@ -146,7 +154,7 @@ export function deployControlPlaneOnHosts(
       },
     );
     commands[planned.id] = created;
-    if (planned.kind === "service") services[planned.phase!].push(created);
+    if (planned.kind === "ready") services[componentPhase(planned.component!)].push(created);
   });
   const karmadaApi = karmadaSide(services.core, services.aggregated);
   crds.resolve(karmadaApi.crds);

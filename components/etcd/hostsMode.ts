@@ -43,7 +43,7 @@ export interface EtcdHostsDeployment {
   clusterToken: pulumi.Output<string>;
   /** Completes when every member is healthy and the membership matches the host list: depend on it. */
   ready: command.remote.Command;
-  /** Every remote command by plan id (`<member>-preflight`, …, `cluster`, `backup`). */
+  /** Every remote command by plan id (`<member>-install`, `<member>-pki`, `<member>-member`, `cluster`, `backup`). */
   commands: Record<string, command.remote.Command>;
   /** Run `bash <path>` on `host` for an on-demand snapshot (when the backup job is enabled). */
   snapshotCommand: { host: string; path: string };

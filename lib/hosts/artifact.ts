@@ -99,7 +99,8 @@ export interface BinaryInstall {
 
 /**
  * Bash that installs binaries from `artifact`: download once into the cache (verified by SHA-256),
- * unpack, and atomically replace each binary (copy + rename, so a running binary is never written to).
+ * unpack, and atomically replace each binary (moved from the unpacked tarball or copied from a host
+ * directory, then renamed into place, so a running binary is never written to).
  * Re-running with the same source is a no-op thanks to a marker file.
  */
 export function installBinariesBody(artifact: ResolvedArtifact, install: BinaryInstall): string {
@@ -118,7 +119,9 @@ export function installBinariesBody(artifact: ResolvedArtifact, install: BinaryI
     `    continue`,
     `  fi`,
     `  if cmp -s "\${found}" "\${bin_dir}/\${b}"; then continue; fi`,
-    `  cp "\${found}" "\${bin_dir}/.\${b}.new" && chmod 0755 "\${bin_dir}/.\${b}.new" && mv -f "\${bin_dir}/.\${b}.new" "\${bin_dir}/\${b}"`,
+    // an unpacked tarball is ours to move from; a directory on the host is copied
+    `  if [ "\${src_dir}" = "\${work}" ]; then mv -f "\${found}" "\${bin_dir}/.\${b}.new"; else cp "\${found}" "\${bin_dir}/.\${b}.new"; fi`,
+    `  chmod 0755 "\${bin_dir}/.\${b}.new" && mv -f "\${bin_dir}/.\${b}.new" "\${bin_dir}/\${b}"`,
     `done`,
     `rm -rf "\${work}"`,
     `printf '%s' "\${identity}" > "\${marker}"`,

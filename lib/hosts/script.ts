@@ -36,6 +36,10 @@ trap 'pk_on_error "$?" "\${LINENO}" "\${BASH_COMMAND}"' ERR
 pk_step() {
   PK_STEP=$1
   printf '${MESSAGE_PREFIX}: %s: %s (at %ss)\\n' "\${PK_HOST}" "\${PK_STEP}" "\${SECONDS}"
+}
+pk_alive() {
+  # pk_alive PIDFILE: its process runs (a zombie, never reaped by PID 1 of many containers, is gone)
+  [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null && ! grep -qs '^State:[[:space:]]*Z' "/proc/$(cat "$1")/status"
 }`;
 
 /**

@@ -1,5 +1,6 @@
 import { rooted, shq } from "./shell";
 import {
+  DEFAULT_STOP_GRACE_SECONDS,
   ServiceManager,
   ServiceSpec,
   checkServiceSpec,
@@ -30,24 +31,30 @@ export interface ServiceCommands {
 /**
  * Bash writing `content` to `path` with `mode` only when it differs (no rewrite means no restart); sets
  * `service_changed=yes` when it wrote. The content travels in a quoted heredoc, so nothing in it expands.
+ * The temporary file is this script's own (`.tmp.<pid>`): several services of one host share a file
+ * (the supervisor program) and their scripts run at the same time.
  */
 export function writeFileIfChanged(path: string, content: string, mode: string): string {
   const marker = "PK_FILE_EOF";
   if (content.split("\n").includes(marker)) throw new Error(`content of ${path} contains the heredoc marker`);
+  const tmp = `${shq(`${path}.tmp.`)}"$$"`;
   return [
     `mkdir -p "$(dirname ${shq(path)})"`,
-    `cat > ${shq(`${path}.tmp`)} <<'${marker}'`,
+    `cat > ${tmp} <<'${marker}'`,
     `${content.replace(/\n$/, "")}`,
     marker,
-    `if cmp -s ${shq(`${path}.tmp`)} ${shq(path)}; then`,
-    `  rm -f ${shq(`${path}.tmp`)}`,
+    `if cmp -s ${tmp} ${shq(path)}; then`,
+    `  rm -f ${tmp}`,
     `else`,
-    `  chmod ${mode} ${shq(`${path}.tmp`)}`,
-    `  mv -f ${shq(`${path}.tmp`)} ${shq(path)}`,
+    `  chmod ${mode} ${tmp}`,
+    `  mv -f ${tmp} ${shq(path)}`,
     `  service_changed=yes`,
     `fi`,
   ].join("\n");
 }
+
+/** Seconds `spec` gets between TERM and KILL. */
+const stopGrace = (spec: ServiceSpec): number => spec.stopGraceSeconds ?? DEFAULT_STOP_GRACE_SECONDS;
 
 function systemdCommands(spec: ServiceSpec, root: string): ServiceCommands {
   const periodic = spec.intervalSeconds !== undefined;
@@ -61,7 +68,16 @@ function systemdCommands(spec: ServiceSpec, root: string): ServiceCommands {
     `if [ "\${service_changed}" = yes ]; then systemctl daemon-reload; fi`,
   ].join("\n");
   const isActive = `systemctl is-active --quiet ${active}`;
-  const stop = `if systemctl cat ${active} >/dev/null 2>&1; then systemctl disable --now ${active} >/dev/null 2>&1 || systemctl stop ${active}; fi`;
+  // systemd's own stop timeout is 90 s unless the unit says otherwise: past the grace, kill it
+  const stop = [
+    `if systemctl cat ${active} >/dev/null 2>&1; then`,
+    `  systemctl disable ${active} >/dev/null 2>&1 || true`,
+    `  if ! timeout ${stopGrace(spec)} systemctl stop ${active} >/dev/null 2>&1; then`,
+    `    systemctl kill --signal=SIGKILL ${active} >/dev/null 2>&1 || true`,
+    `    systemctl stop ${active}`,
+    `  fi`,
+    `fi`,
+  ].join("\n");
   return {
     install,
     start: `systemctl enable ${active} >/dev/null 2>&1\nif ! ${isActive}; then systemctl start --no-block ${active}; fi`,
@@ -77,10 +93,8 @@ function supervisorCommands(spec: ServiceSpec, root: string): ServiceCommands {
   const state = spec.stateDir;
   const supPid = `${state}/supervisor.pid`;
   const childPid = `${state}/child.pid`;
-  // A killed process whose parent never reaps it (PID 1 in many containers) stays a zombie that
-  // `kill -0` still finds, so zombies count as dead.
-  const alive = (file: string) =>
-    `{ [ -f ${shq(file)} ] && kill -0 "$(cat ${shq(file)})" 2>/dev/null && ! grep -qs '^State:[[:space:]]*Z' "/proc/$(cat ${shq(file)})/status"; }`;
+  // pk_alive (every script's prelude, lib/hosts/script.ts) counts zombies as dead
+  const alive = (file: string) => `pk_alive ${shq(file)}`;
   const isActive = alive(supPid);
   const delay = spec.intervalSeconds ?? 1;
   const launch = [program, state, spec.logFile, String(delay), "--", ...spec.exec].map(shq).join(" ");
@@ -92,18 +106,18 @@ function supervisorCommands(spec: ServiceSpec, root: string): ServiceCommands {
     `  ${isActive} || pk_fail ${shq(`supervisor for ${spec.name} did not start (log: ${spec.logFile})`)}`,
     `fi`,
   ].join("\n");
+  // TERM (the supervisor passes it on to the program and exits after it; a program whose supervisor is
+  // gone gets it directly), then KILL whatever still runs after the grace
   const stop = [
+    `touch ${shq(`${state}/stop`)} 2>/dev/null || true`,
     `if ${isActive}; then`,
-    `  touch ${shq(`${state}/stop`)}`,
     `  kill -TERM "$(cat ${shq(supPid)})" 2>/dev/null || true`,
-    `  for _ in $(seq 1 300); do ${isActive} || break; sleep 0.1; done`,
-    `fi`,
-    `if ${alive(supPid)}; then kill -KILL "$(cat ${shq(supPid)})" 2>/dev/null || true; fi`,
-    `if ${alive(childPid)}; then`,
+    `elif ${alive(childPid)}; then`,
     `  kill -TERM "$(cat ${shq(childPid)})" 2>/dev/null || true`,
-    `  for _ in $(seq 1 100); do ${alive(childPid)} || break; sleep 0.1; done`,
-    `  if ${alive(childPid)}; then kill -KILL "$(cat ${shq(childPid)})" 2>/dev/null || true; fi`,
     `fi`,
+    `for _ in $(seq 1 ${stopGrace(spec) * 10}); do { ${alive(supPid)} || ${alive(childPid)}; } || break; sleep 0.1; done`,
+    `if ${alive(supPid)}; then kill -KILL "$(cat ${shq(supPid)})" 2>/dev/null || true; fi`,
+    `if ${alive(childPid)}; then kill -KILL "$(cat ${shq(childPid)})" 2>/dev/null || true; fi`,
     `rm -f ${shq(supPid)} ${shq(childPid)}`,
   ].join("\n");
   return {

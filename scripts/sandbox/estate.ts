@@ -16,7 +16,7 @@ import { REPO_ROOT, requireBinary } from "../../test/support/kube/binaries";
 import { apiGet, ApiCredentials, credentialsFromKubeconfig, waitFor } from "../../test/support/kube/client";
 import { runPullAgent, stopPullAgent } from "./agent";
 import { Bed, readLayout, startBed, stopBed } from "./bed";
-import { LOCAL_STACK, LocalStack, prepareLocalStack } from "./stack";
+import { LOCAL_PARALLEL, LOCAL_STACK, LocalStack, prepareLocalStack } from "./stack";
 
 /** The sandbox directory. */
 export function sandboxDir(): string {
@@ -92,11 +92,11 @@ async function up(preview: boolean): Promise<void> {
   const bed = await startBed(dir);
   const stack = prepareLocalStack(dir, bed);
   if (preview) {
-    stack.run(["preview", "--diff", "--stack", LOCAL_STACK]);
+    stack.run(["preview", "--diff", "--parallel", String(LOCAL_PARALLEL), "--stack", LOCAL_STACK]);
     return;
   }
   log(`pulumi up (stack ${LOCAL_STACK}, settings ${path.join(REPO_ROOT, "Pulumi.local.yaml")})`);
-  stack.run(["up", "--yes", "--stack", LOCAL_STACK]);
+  stack.run(["up", "--yes", "--parallel", String(LOCAL_PARALLEL), "--stack", LOCAL_STACK]);
   const kubeconfig = writeAdminKubeconfig(dir, stack);
   log("starting the pull member's karmada-agent and waiting until every member is Ready");
   await startAgentsAndWait(bed, kubeconfig);
@@ -131,7 +131,7 @@ async function down(): Promise<void> {
     const kubeconfig = path.join(dir, "karmada.kubeconfig");
     if (fs.existsSync(kubeconfig))
       await removeSample(kubeconfig).catch((e) => log(`sample not removed: ${e}`));
-    stack.run(["destroy", "--yes", "--stack", LOCAL_STACK]);
+    stack.run(["destroy", "--yes", "--parallel", String(LOCAL_PARALLEL), "--stack", LOCAL_STACK]);
     stack.run(["stack", "rm", "--yes", "--stack", LOCAL_STACK], { quiet: true });
   } catch (e) {
     // everything below is removed anyway: the state and every process are local to this directory

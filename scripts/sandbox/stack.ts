@@ -1,9 +1,10 @@
 /**
  * The local estate's stack: the repository's stacks/ program, stack `local`, in a project copy under the
  * sandbox directory (the CLI writes `Pulumi.local.yaml` next to Pulumi.yaml, and it must not write into the
- * repository). The settings are the repository's Pulumi.local.yaml plus what only this machine knows,
- * taken from the running bed: host roots and pinned host keys, the mirror's URLs and sha256, the test
- * bed's etcd version and CRD bundle, and the secrets (SSH key, member kubeconfigs).
+ * repository), run as JavaScript transpiled from the sources (scripts/sandbox/program.ts). The settings
+ * are the repository's Pulumi.local.yaml plus what only this machine knows, taken from the running bed:
+ * host roots and pinned host keys, the mirror's URLs and sha256, the test bed's etcd version and CRD
+ * bundle, and the secrets (SSH key, member kubeconfigs).
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -12,9 +13,23 @@ import { parse, stringify } from "yaml";
 import { engineEnvironment, mirrorStacksProject } from "../../test/support/engine";
 import { findBinary, testbedEnv } from "../../test/support/kube/binaries";
 import { Bed, BedHost, LOCAL_STACK_FILE } from "./bed";
+import { projectFileForJavaScript, transpileStacksProgram } from "./program";
 
 /** The stack's name (its settings file is Pulumi.local.yaml). */
 export const LOCAL_STACK = "local";
+
+/**
+ * Steps the engine runs at once (`--parallel`) on the local estate. Its default, 4 per CPU, is sized for
+ * work done on this machine; most of the estate's steps wait on its hosts (installs, services becoming
+ * healthy) and would queue behind each other on a small machine.
+ */
+export const LOCAL_PARALLEL = 64;
+
+/** Options of every Automation API `up`, `preview` and `destroy` of the local estate. */
+export const LOCAL_RUN_OPTIONS = { parallel: LOCAL_PARALLEL } as const;
+
+/** Where the project copy holds the transpiled program. */
+const PROGRAM_DIR = "program";
 
 /** Passphrase of the local stack's secrets: protects a throw-away local state only. */
 const LOCAL_PASSPHRASE = "pulumi-karmada-local-estate";
@@ -88,11 +103,19 @@ function localEngineEnv(dir: string): Record<string, string> {
 }
 
 /**
- * Creates (or refreshes) the project copy in `<dir>/project`, writes the stack's settings for `bed` (the
- * encryption salt of an existing stack kept), selects the stack (created on first use) and sets its secrets.
+ * Creates (or refreshes) the project copy in `<dir>/project` with the program transpiled (changed files
+ * only), writes the stack's settings for `bed` (the encryption salt of an existing stack kept), selects
+ * the stack (created on first use) and sets its secrets.
  */
 export function prepareLocalStack(dir: string, bed: Bed, edit?: SettingsEdit): LocalStack {
   const workDir = mirrorStacksProject(path.join(dir, "project"));
+  // the engine runs the program as JavaScript, as it runs the published package (scripts/sandbox/program.ts)
+  const entry = transpileStacksProgram(path.join(workDir, PROGRAM_DIR));
+  const projectFile = path.join(workDir, "Pulumi.yaml");
+  fs.writeFileSync(
+    projectFile,
+    projectFileForJavaScript(fs.readFileSync(projectFile, "utf8"), `${PROGRAM_DIR}/${entry}`),
+  );
   fs.mkdirSync(path.join(dir, "state"), { recursive: true });
   const env = localEngineEnv(dir);
   const pulumi = findBinary("pulumi", env);

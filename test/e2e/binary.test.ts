@@ -15,8 +15,14 @@ import * as path from "path";
 import { promisify } from "util";
 import { startSshd, stopSshd } from "../../scripts/sandbox/bed";
 import { removeSample, SAMPLE, startAgentsAndWait, writeAdminKubeconfig } from "../../scripts/sandbox/estate";
-import { LocalStack } from "../../scripts/sandbox/stack";
-import { e2eTier, LocalEstate, startLocalEstate } from "../support/engine";
+import { LOCAL_RUN_OPTIONS, LocalStack } from "../../scripts/sandbox/stack";
+import {
+  e2eTier,
+  LOCAL_ESTATE_NEEDS,
+  LocalEstate,
+  stageSchedulerVersion,
+  startLocalEstate,
+} from "../support/engine";
 import { requireBinary } from "../support/kube/binaries";
 import {
   ApiCredentials,
@@ -77,22 +83,7 @@ function eventLog(): { log: Step[]; onEvent: (e: EngineEvent) => void } {
   };
 }
 
-const tier = e2eTier("local estate: control plane on hosts (test/e2e/binary.test.ts)", {
-  binaries: [
-    "etcd",
-    "kube-apiserver",
-    "kube-controller-manager",
-    "karmada-aggregated-apiserver",
-    "karmada-controller-manager",
-    "karmada-scheduler",
-    "karmada-webhook",
-    "karmada-agent",
-    "karmadactl",
-    "pulumi",
-    "pulumi-language-nodejs",
-  ],
-  plugins: ["command", "kubernetes", "tls", "random"],
-});
+const tier = e2eTier("local estate: control plane on hosts (test/e2e/binary.test.ts)", LOCAL_ESTATE_NEEDS);
 
 tier.describe("the local estate (npm start's), control plane on hosts", () => {
   let estate: LocalEstate;
@@ -123,7 +114,9 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
   test("a control-plane host down during up: the error names it; re-running converges", async () => {
     const cp2 = estate.bed.controlPlaneHosts.find((h) => h.name === "cp2")!;
     stopSshd(estate.dir, "cp2");
-    const failed = await timed("up with cp2 down", () => stack.up({ color: "never" })).then(
+    const failed = await timed("up with cp2 down", () =>
+      stack.up({ ...LOCAL_RUN_OPTIONS, color: "never" }),
+    ).then(
       () => undefined,
       (e: Error) => e,
     );
@@ -138,7 +131,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(failed!.message).toContain(`${cp2.address}:${cp2.port}`);
     expect(failed!.message).not.toContain("karmada-cp1-preflight (");
     await startSshd(estate.dir, cp2);
-    const result = await timed("up (converge)", () => stack.up({ color: "never" }));
+    const result = await timed("up (converge)", () => stack.up({ ...LOCAL_RUN_OPTIONS, color: "never" }));
     expect(result.summary.result).toBe("succeeded");
     // every host of the estate is pinned (scripts/sandbox/stack.ts): no warning about unpinned hosts
     expect(result.stdout).not.toContain("without a pinned hostKey");
@@ -332,7 +325,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
   test("a second up of the unchanged estate changes nothing", async () => {
     const events = eventLog();
     const result = await timed("up (no changes)", () =>
-      stack.up({ color: "never", onEvent: events.onEvent }),
+      stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: events.onEvent }),
     );
     // reads (the members' kube-system namespaces, for the Clusters' ids) are looked at, never changed
     expect(Object.keys(result.summary.resourceChanges ?? {}).filter((op) => op !== "read")).toEqual(["same"]);
@@ -350,7 +343,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     });
     const events = eventLog();
     await timed("upgrade karmada-scheduler", () =>
-      upgraded.stack.up({ color: "never", onEvent: events.onEvent }),
+      upgraded.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: events.onEvent }),
     );
     stack = upgraded.stack;
     const changed = events.log
@@ -385,7 +378,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
 
   test("destroy (after the sample leaves Karmada) unjoins every member and leaves the hosts clean", async () => {
     await timed("remove the sample", () => removeSample(adminKubeconfigFile));
-    await timed("destroy", () => stack.destroy({ color: "never" }));
+    await timed("destroy", () => stack.destroy({ ...LOCAL_RUN_OPTIONS, color: "never" }));
     for (const member of estate.bed.members) {
       const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
       const gone = async (apiPath: string) =>
@@ -413,28 +406,3 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     }
   });
 });
-
-/**
- * TEST BED ONLY: a stand-in for a newer karmada-scheduler release in `<root>/opt/karmada-<version>` of each
- * control-plane host — the test bed builds one Karmada release, so this is that binary with its embedded
- * version string rewritten (same length, same code). Returns the path (relative to the roots).
- */
-function stageSchedulerVersion(estate: LocalEstate, version: string): string {
-  const binary = requireBinary("karmada-scheduler");
-  const out = execFileSync(binary, ["version"], { encoding: "utf8" });
-  const built = /GitVersion:"([^"]+)"/.exec(out)?.[1];
-  if (!built || built.length !== version.length) throw new Error(`${version} must be as long as ${built}`);
-  const bytes = fs.readFileSync(binary);
-  // the -X ldflags string stands alone, between NUL bytes (module paths carry it after an "@")
-  const needle = Buffer.from(`\0${built}\0`, "latin1");
-  const at = bytes.indexOf(needle);
-  if (at < 0 || bytes.indexOf(needle, at + 1) >= 0) throw new Error(`expected one version string ${built}`);
-  Buffer.from(`\0${version}\0`, "latin1").copy(bytes, at);
-  const relative = `/opt/karmada-${version}`;
-  for (const host of estate.bed.controlPlaneHosts) {
-    const dir = path.join(host.root, relative);
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "karmada-scheduler"), bytes, { mode: 0o755 });
-  }
-  return relative;
-}

@@ -80,8 +80,8 @@ tier.describe("etcd on hosts: faults", () => {
       "pulumi-karmada: m1: check-ports: port 2380 on 127.0.2.2 is already in use (etcd peer port)",
     );
     // SSH failures: the command provider's error on the host's resource, with its address
-    expect(message).toMatch(/etcd-m2-preflight[^\n]*unable to authenticate/);
-    expect(message).toMatch(/etcd-m3-preflight[^\n]*127\.0\.2\.4:2222[^\n]*connection refused/);
+    expect(message).toMatch(/etcd-m2-install[^\n]*unable to authenticate/);
+    expect(message).toMatch(/etcd-m3-install[^\n]*127\.0\.2\.4:2222[^\n]*connection refused/);
     // the wrong key never reaches the output
     // (a line from the middle: the first body line is the same for every ed25519 OpenSSH key)
     const keyLines = wrongKey.trim().split("\n").slice(1, -1);

@@ -18,6 +18,8 @@ jest.setTimeout(900_000);
 
 const KEYS = 10_000;
 const FIRST = ["m1", "m2", "m3"];
+/** A configuration change that restarts every member (etcd reads snapshot-count only at start). */
+const TUNED = { snapshotCount: 5000 };
 const ALL = ["m1", "m2", "m3", "m4", "m5"];
 
 const tier = e2eTier("etcd on hosts (test/e2e/etcd-hosts.test.ts)", {
@@ -53,6 +55,25 @@ async function waitUntil(what: string, check: () => Promise<boolean>): Promise<v
     if (Date.now() > deadline) throw new Error(`${what}: not within 30 s`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * When a member was last down for a restart, from its etcd log (zap JSON lines): the last stop signal
+ * and the first time it served clients after it, as epoch milliseconds.
+ */
+function restartWindow(logFile: string): { down: number; up: number } {
+  const lines = fs
+    .readFileSync(logFile, "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as { ts: string; msg: string });
+  const at = (l: { ts: string }) => Date.parse(l.ts);
+  const stops = lines.filter((l) => l.msg === "received signal; shutting down");
+  if (stops.length === 0) throw new Error(`${logFile}: etcd was never stopped`);
+  const down = at(stops[stops.length - 1]);
+  const serving = lines.find((l) => l.msg.startsWith("serving client traffic") && at(l) > down);
+  if (!serving) throw new Error(`${logFile}: etcd never served clients again after its restart`);
+  return { down, up: at(serving) };
 }
 
 tier.describe("etcd on hosts, deployed by pulumi up", () => {
@@ -167,6 +188,27 @@ tier.describe("etcd on hosts, deployed by pulumi up", () => {
     }
   });
 
+  test("a configuration change restarts the members one at a time, each healthy before the next goes down", async () => {
+    const root = (name: string) => estate.bed.hosts.find((h) => h.name === name)!.root;
+    const childPid = (name: string) =>
+      fs.readFileSync(path.join(root(name), "run/pulumi-karmada/pk-etcd/child.pid"), "utf8").trim();
+    const before = FIRST.map(childPid);
+    const events: EngineEvent[] = [];
+    await estate.up("up: snapshotCount changed", estate.input(FIRST, TUNED), (e) => events.push(e));
+    // the member commands ran at the same time; their scripts took turns
+    expect(commandSteps(events, "update")).toEqual(
+      expect.arrayContaining(["etcd-m1-member", "etcd-m2-member", "etcd-m3-member"]),
+    );
+    expect(FIRST.map(childPid).filter((pid, i) => pid === before[i])).toEqual([]);
+    // each member's downtime, from its etcd log: stop signal → serving clients again
+    const downtime = FIRST.map((name) =>
+      restartWindow(path.join(root(name), "var/log/pulumi-karmada/etcd.log")),
+    );
+    const sorted = [...downtime].sort((a, b) => a.down - b.down);
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i].down).toBeGreaterThan(sorted[i - 1].up);
+    expect(await client.count("k/")).toBe(KEYS);
+  });
+
   test("a killed member: the cluster keeps serving; the next `up` (repairGeneration bumped) brings it back", async () => {
     const pidOf = (name: string, file: string) => {
       const root = estate.bed.hosts.find((h) => h.name === name)!.root;
@@ -188,8 +230,10 @@ tier.describe("etcd on hosts, deployed by pulumi up", () => {
     expect(await survivors.count("k/")).toBe(KEYS);
     // Pulumi re-runs only commands whose inputs changed: the repair counter re-runs the start steps
     const events: EngineEvent[] = [];
-    await estate.up("up: repair after m3 was killed", estate.input(FIRST, { repairGeneration: 1 }), (e) =>
-      events.push(e),
+    await estate.up(
+      "up: repair after m3 was killed",
+      estate.input(FIRST, { ...TUNED, repairGeneration: 1 }),
+      (e) => events.push(e),
     );
     expect(commandSteps(events, "update")).toEqual(["etcd-m1-member", "etcd-m2-member", "etcd-m3-member"]);
     const m3Client = await estate.client(["m3"]);

@@ -4,27 +4,30 @@ import { ControlPlaneSettings } from "../settings";
 import { installScript, uninstallScript } from "./installScript";
 import { pkiRemoveScript, pkiScript } from "./pkiScript";
 import { preflightScript } from "./preflightScript";
-import { serviceRemoveScript, serviceScript } from "./serviceScript";
+import { readyScript, serviceRemoveScript, serviceScript } from "./serviceScript";
 import { ControlPlaneHostsSettings, ControlPlanePhase, componentPhase } from "./settings";
 
 /** What a command does. */
-export type HostCommandKind = "preflight" | "install" | "pki" | "service";
+export type HostCommandKind = "preflight" | "install" | "pki" | "service" | "ready";
 
 /**
  * One remote command of a control plane on hosts; the Pulumi wiring turns each into a `remote.Command`
  * named `<control plane>-<id>`, the test bed runs the same scripts over SSH.
  */
 export interface ControlPlaneHostCommand {
-  /** Stable id, unique in the plan: `<host>-preflight`, `<host>-install-<component>`, `<host>-pki-<component>`, `<host>-<component>`. */
+  /**
+   * Stable id, unique in the plan: `<host>-preflight`, `<host>-install-<component>`,
+   * `<host>-pki-<component>`, `<host>-<component>` (the service), `<host>-ready-<component>`.
+   */
   readonly id: string;
   readonly host: string;
   readonly kind: HostCommandKind;
-  /** The component it installs, configures or runs (absent for preflight). */
+  /** The component it installs, configures, runs or waits for (absent for preflight). */
   readonly component?: ControlPlaneComponent;
   /**
    * When service commands may run, relative to the objects inside karmada-apiserver: `core` first
    * (after etcd), `aggregated` after the CRDs, `controllers` after every Karmada-side object.
-   * Preflight, install and pki commands have no such prerequisite.
+   * Preflight, install and pki commands have no such prerequisite; ready commands follow their service.
    */
   readonly phase?: ControlPlanePhase;
   /** Script run on create and on update (every script is idempotent). */
@@ -43,14 +46,19 @@ export const commandIds = {
   install: (host: string, component: ControlPlaneComponent) => `${host}-install-${component}`,
   pki: (host: string, component: ControlPlaneComponent) => `${host}-pki-${component}`,
   service: (host: string, component: ControlPlaneComponent) => `${host}-${component}`,
+  ready: (host: string, component: ControlPlaneComponent) => `${host}-ready-${component}`,
 };
 
 /**
  * The command graph of a control plane on hosts. Per host: preflight → per component install and pki
- * (in parallel) → service, karmada-apiserver's first. A component's services roll host by host in `machines` order — each waits
- * for the previous host's to be healthy — so a version or flag change restarts one host at a time, and
- * a change to one component re-runs only that component's commands. `filesFingerprint(host,
- * component)` is the fingerprint of the component's certificates (see `publicFilesFingerprint`).
+ * (in parallel) → service → ready, karmada-apiserver's first (the host's other components start once
+ * it is ready). A component's services roll host by host in `machines` order — each service command
+ * waits for the previous host's — and a service command that restarts a process (or finds it
+ * stopped) waits until it is healthy again, so a version or flag change restarts one host at a time,
+ * and a change to one component re-runs only that component's commands. A first start waits for
+ * nothing, so every host starts at once; its `ready` command waits for health, and everything that
+ * needs the component depends on that one. `filesFingerprint(host, component)` is the fingerprint of
+ * the component's certificates (see `publicFilesFingerprint`).
  * Pure: the structure depends only on the host list and the enabled components.
  */
 export function planControlPlaneHosts(
@@ -74,6 +82,7 @@ export function planControlPlaneHosts(
       const install = commandIds.install(host.name, component);
       const pki = commandIds.pki(host.name, component);
       const service = commandIds.service(host.name, component);
+      const ready = commandIds.ready(host.name, component);
       commands.push(
         {
           id: install,
@@ -108,11 +117,18 @@ export function planControlPlaneHosts(
             install,
             pki,
             // the host's components talk to the host's karmada-apiserver
-            ...(component === "karmada-apiserver"
-              ? []
-              : [commandIds.service(host.name, "karmada-apiserver")]),
+            ...(component === "karmada-apiserver" ? [] : [commandIds.ready(host.name, "karmada-apiserver")]),
             ...(previous.has(component) ? [previous.get(component)!] : []),
           ],
+        },
+        {
+          id: ready,
+          host: host.name,
+          kind: "ready",
+          component,
+          create: readyScript(cp, settings, host, component),
+          secretStdin: false,
+          dependsOn: [service],
         },
       );
       previous.set(component, service);

@@ -1,5 +1,5 @@
 import { createHash } from "crypto";
-import { renderScript } from "../../hosts/script";
+import { renderScript, ScriptStep } from "../../hosts/script";
 import { serviceCommands } from "../../hosts/serviceRunner";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
@@ -20,15 +20,64 @@ function etcdTargets(cp: ControlPlaneSettings): [string, number][] {
   });
 }
 
+/** Seconds between two health probes while waiting for a component to become healthy. */
+export const HEALTH_POLL_SECONDS = 0.2;
+
 /**
- * Runs one component on one host and proves it healthy there:
+ * The step waiting until `component` answers its readiness probe on `host`, polling every
+ * {@link HEALTH_POLL_SECONDS}; after `healthTimeoutSeconds` it fails with the last lines of the log.
+ * `when` (a bash condition) limits it to some runs; the message says why it was skipped otherwise.
+ */
+function waitHealthyStep(
+  cp: ControlPlaneSettings,
+  settings: ControlPlaneHostsSettings,
+  host: ResolvedHost,
+  component: ControlPlaneComponent,
+  when?: { readonly condition: string; readonly skipped: string },
+): ScriptStep {
+  const files = componentHostFiles(settings, host, component);
+  const probe = healthProbe(component, cp, host, files);
+  const logTail =
+    settings.serviceManager === "systemd"
+      ? `{ journalctl -u ${shq(`${files.service}.service`)} -n 20 --no-pager 2>/dev/null || true; } >&2`
+      : `{ tail -n 20 ${shq(files.logFile)} 2>/dev/null || true; } >&2`;
+  const wait = [
+    `deadline=$((SECONDS + ${settings.healthTimeoutSeconds}))`,
+    `until pk_probe ${probe.args}; do`,
+    `  if [ "\${SECONDS}" -ge "\${deadline}" ]; then`,
+    `    ${logTail}`,
+    `    pk_fail ${shq(`${component} is not healthy at ${probe.url} after ${settings.healthTimeoutSeconds}s (log above)`)}`,
+    `  fi`,
+    `  sleep ${HEALTH_POLL_SECONDS}`,
+    `done`,
+    `echo ${shq(`${component} healthy at ${probe.url}`)}`,
+  ];
+  return {
+    name: `wait-${component}-healthy`,
+    body: when
+      ? [
+          `if ${when.condition}; then`,
+          ...wait.map((l) => `  ${l}`),
+          `else`,
+          `  echo ${shq(when.skipped)}`,
+          `fi`,
+        ].join("\n")
+      : wait.join("\n"),
+  };
+}
+
+/**
+ * Runs one component on one host:
  * 1. the binary is the version asked for and the certificates are the ones Pulumi issued
  *    (`filesFingerprint`); naming both makes this script — and so the Pulumi command — change
  *    whenever the version, binary source or a certificate changes;
  * 2. the unit is written; the process is (re)started only when its binary, command line or files
  *    changed since it was started (fingerprint kept in the component's directory), else left alone;
- * 3. its readiness endpoint on this host answers within `healthTimeoutSeconds`, else the step fails
- *    with the last lines of its log.
+ * 3. when it ran before on this host — a restart, a process found stopped, or one left alone — its
+ *    readiness endpoint must answer within `healthTimeoutSeconds`, else the step fails with the last
+ *    lines of its log: the next host's command (it depends on this one) restarts only then, so a
+ *    change rolls host by host. The very first start waits for nothing: the hosts then start at
+ *    once, and `<host>-ready-<component>` ({@link readyScript}) waits for health.
  */
 export function serviceScript(
   cp: ControlPlaneSettings,
@@ -42,11 +91,6 @@ export function serviceScript(
   const service = serviceCommands(settings.serviceManager, spec, host.root);
   const publicFiles = fingerprintFiles(component).map((f) => shq(`${files.pkiDir}/${f}`));
   const execHash = createHash("sha256").update(spec.exec.join("\n")).digest("hex");
-  const probe = healthProbe(component, cp, host, files);
-  const logTail =
-    settings.serviceManager === "systemd"
-      ? `{ journalctl -u ${shq(`${files.service}.service`)} -n 20 --no-pager 2>/dev/null || true; } >&2`
-      : `{ tail -n 20 ${shq(files.logFile)} 2>/dev/null || true; } >&2`;
   const binary = settings.binaries[component]!;
   const source =
     binary.artifact.kind === "url"
@@ -97,6 +141,8 @@ export function serviceScript(
           service.install,
           `wanted=$( { sha256sum ${shq(files.bin)} | cut -d' ' -f1; echo ${shq(execHash)}; echo ${shq(filesFingerprint)}; } | sha256sum | cut -d' ' -f1)`,
           `applied=$(cat ${shq(files.appliedFile)} 2>/dev/null || true)`,
+          // it ran here before (a fingerprint is recorded): its health decides when the next host goes
+          `if [ -n "\${applied}" ]; then ran_before=yes; else ran_before=no; fi`,
           `if ${service.isActive}; then`,
           `  if [ "\${service_changed}" = yes ] || [ "\${wanted}" != "\${applied}" ]; then`,
           `    echo "restarting ${component}: binary, flags or certificates changed"`,
@@ -110,21 +156,30 @@ export function serviceScript(
           `printf '%s\\n' "\${wanted}" > ${shq(files.appliedFile)}`,
         ].join("\n"),
       },
-      {
-        name: `wait-${component}-healthy`,
-        body: [
-          `deadline=$((SECONDS + ${settings.healthTimeoutSeconds}))`,
-          `until pk_probe ${probe.args}; do`,
-          `  if [ "\${SECONDS}" -ge "\${deadline}" ]; then`,
-          `    ${logTail}`,
-          `    pk_fail ${shq(`${component} is not healthy at ${probe.url} after ${settings.healthTimeoutSeconds}s (log above)`)}`,
-          `  fi`,
-          `  sleep 1`,
-          `done`,
-          `echo ${shq(`${component} healthy at ${probe.url}`)}`,
-        ].join("\n"),
-      },
+      waitHealthyStep(cp, settings, host, component, {
+        condition: `[ "\${ran_before}" = yes ]`,
+        skipped: `first start of ${component} on ${host.name}: its ready command waits until it is healthy`,
+      }),
     ],
+  });
+}
+
+/**
+ * Waits until `component` is healthy on `host` (`<host>-ready-<component>`, after its service command):
+ * what everything needing the component depends on, so that the first start of every host runs at
+ * once and only this waits. It changes only with the probe (port, path, timeout).
+ */
+export function readyScript(
+  cp: ControlPlaneSettings,
+  settings: ControlPlaneHostsSettings,
+  host: ResolvedHost,
+  component: ControlPlaneComponent,
+): string {
+  return renderScript({
+    host: host.name,
+    purpose: `wait until ${component} is healthy`,
+    functions: [HOST_FUNCTIONS],
+    steps: [waitHealthyStep(cp, settings, host, component)],
   });
 }
 

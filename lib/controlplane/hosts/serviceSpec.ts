@@ -6,7 +6,15 @@ import { hostComponentCommand } from "./flags";
 import { componentHostFiles } from "./layout";
 import { ControlPlaneHostsSettings } from "./settings";
 
-/** A component on a host as a service: its command line, log file and state dir. */
+/**
+ * Seconds a control-plane component gets between TERM and KILL. Enough to finish its requests and
+ * hand over leadership; an API server still serving long-running watches (kube-controller-manager's,
+ * through the aggregator) would otherwise hold on for its whole request timeout, 60 s. Its clients
+ * reconnect, to this host once it is back or through the VIP to another.
+ */
+export const CONTROL_PLANE_STOP_GRACE_SECONDS = 5;
+
+/** A component on a host as a service: its command line, log file, state dir and stop grace. */
 export function serviceSpec(
   cp: ControlPlaneSettings,
   settings: ControlPlaneHostsSettings,
@@ -20,5 +28,6 @@ export function serviceSpec(
     exec: hostComponentCommand(component, cp, settings, host),
     logFile: files.logFile,
     stateDir: files.stateDir,
+    stopGraceSeconds: CONTROL_PLANE_STOP_GRACE_SECONDS,
   };
 }

@@ -2,12 +2,18 @@ import { renderScript } from "../../hosts/script";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
 import { memberFiles } from "./config";
-import { etcdFunctions } from "./etcdctl";
+import { etcdFunctions, indent, pollUntil } from "./etcdctl";
 import { EtcdHostsSettings } from "./settings";
 import { clientEndpoints, peerUrl } from "./urls";
 
 /** Seconds the cluster gets to become healthy after its members were started. */
 export const CLUSTER_HEALTH_TIMEOUT_SECONDS = 180;
+
+/** Seconds the remaining members get to be healthy again before the next removal. */
+export const REMOVAL_HEALTHY_SECONDS = 30;
+
+/** Seconds `member remove` is retried (etcd refuses while a member has just (re)connected). */
+export const MEMBER_REMOVE_TIMEOUT_SECONDS = 60;
 
 /**
  * Runs on one member after every member step: waits until all listed members are healthy, then
@@ -18,6 +24,8 @@ export function clusterScript(settings: EtcdHostsSettings, anchor: ResolvedHost)
   const desired = clientEndpoints(settings).join(",");
   const desiredPeers = settings.members.map((m) => peerUrl(settings, m)).join(" ");
   const wanted = settings.members.length;
+  const allHealthy = `pk_etcdctl --endpoints="\${desired}" endpoint health >/dev/null 2>&1`;
+  const removed = `{ out=$(pk_etcdctl --endpoints="\${desired}" member remove "\${id}" 2>&1) || [[ "\${out}" == *"member not found"* ]]; }`;
   return renderScript({
     host: anchor.name,
     purpose: "etcd cluster health and membership",
@@ -26,12 +34,8 @@ export function clusterScript(settings: EtcdHostsSettings, anchor: ResolvedHost)
       {
         name: "wait-healthy",
         body: `desired=${shq(desired)}
-healthy=no
-for _ in $(seq 1 ${CLUSTER_HEALTH_TIMEOUT_SECONDS / 2}); do
-  if pk_etcdctl --endpoints="\${desired}" endpoint health >/dev/null 2>&1; then healthy=yes; break; fi
-  sleep 2
-done
-if [ "\${healthy}" = no ]; then
+${pollUntil(allHealthy, CLUSTER_HEALTH_TIMEOUT_SECONDS)}
+if [ "\${polled}" = no ]; then
   bad=$(pk_etcdctl --endpoints="\${desired}" endpoint health 2>&1 | grep -v ' is healthy' | sed -n 's/^\\(https:[^ ]*\\).*/\\1/p' | sort -u | tr '\\n' ' ' || true)
   pk_fail "members not healthy after ${CLUSTER_HEALTH_TIMEOUT_SECONDS}s: \${bad:-unknown}"
 fi
@@ -46,17 +50,14 @@ extra=$(printf '%s\\n' "\${members}" | awk -F', ' -v keep="\${desired_peers}" '
   $4 != "" && !($4 in wanted) { print $1 "|" $3 "|" $4 }')
 while IFS='|' read -r id name peer <&3; do
   [ -n "\${id}" ] || continue
-  if ! pk_etcdctl --endpoints="\${desired}" endpoint health >/dev/null 2>&1; then
+${indent(pollUntil(allHealthy, REMOVAL_HEALTHY_SECONDS))}
+  if [ "\${polled}" = no ]; then
     pk_fail "refusing to remove member \${name:-\${id}}: not every remaining member is healthy"
   fi
-  removed=no
-  for _ in $(seq 1 60); do
-    if out=$(pk_etcdctl --endpoints="\${desired}" member remove "\${id}" 2>&1) || [[ "\${out}" == *"member not found"* ]]; then removed=yes; break; fi
-    sleep 1
-  done
-  [ "\${removed}" = yes ] || pk_fail "member remove \${name:-\${id}} failed for 60s: $(printf '%s' "\${out}" | tail -n 1)"
+  out=""
+${indent(pollUntil(removed, MEMBER_REMOVE_TIMEOUT_SECONDS))}
+  [ "\${polled}" = yes ] || pk_fail "member remove \${name:-\${id}} failed for ${MEMBER_REMOVE_TIMEOUT_SECONDS}s: $(printf '%s' "\${out}" | tail -n 1)"
   echo "removed member \${name:-\${id}} (\${peer})"
-  sleep 1
 done 3<<<"\${extra}"`,
       },
       {

@@ -26,10 +26,38 @@ pk_port_open() {
 }`;
 }
 
+/** `text` with every line indented by two spaces (bash nested in a block). */
+export function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
+}
+
+/** Seconds between polls of something that becomes ready on its own (a port, health, a promotion). */
+export const POLL_SECONDS = 0.2;
+
+/**
+ * Bash: `condition` (a command) polled every {@link POLL_SECONDS} until it succeeds or `seconds` have
+ * passed; sets `polled=yes` when it succeeded, `polled=no` otherwise. No fixed sleeps: a condition that
+ * already holds costs one check.
+ */
+export function pollUntil(condition: string, seconds: number): string {
+  return [
+    `polled=no`,
+    `poll_deadline=$((SECONDS + ${seconds}))`,
+    `while :; do`,
+    `  if ${condition}; then polled=yes; break; fi`,
+    `  [ "\${SECONDS}" -lt "\${poll_deadline}" ] || break`,
+    `  sleep ${POLL_SECONDS}`,
+    `done`,
+  ].join("\n");
+}
+
 /** Bash: wait up to `seconds` for `address:port` to accept TCP connections, else fail with `reason`. */
 export function waitForPort(address: string, port: number, seconds: number, reason: string): string {
   return [
-    `for _ in $(seq 1 ${seconds * 2}); do pk_port_open ${shq(address)} ${port} && break; sleep 0.5; done`,
-    `pk_port_open ${shq(address)} ${port} || pk_fail ${shq(reason)}`,
+    pollUntil(`pk_port_open ${shq(address)} ${port}`, seconds),
+    `[ "\${polled}" = yes ] || pk_fail ${shq(reason)}`,
   ].join("\n");
 }

@@ -3,15 +3,22 @@ import { renderScript } from "../../hosts/script";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
 import { memberFiles } from "./config";
+import { etcdFunctions } from "./etcdctl";
+import { preflightSteps } from "./preflight";
 import { EtcdHostsSettings } from "./settings";
 
-/** Installs etcd, etcdctl (and etcdutl when the release has it) and checks the version they report. */
+/**
+ * Checks the host (see preflightSteps), then installs etcd, etcdctl (and etcdutl when the release has
+ * it) and checks the version they report. One SSH session: the checks still run before anything changes.
+ */
 export function installScript(settings: EtcdHostsSettings, member: ResolvedHost): string {
   const files = memberFiles(settings, member);
   return renderScript({
     host: member.name,
-    purpose: `install etcd ${settings.version}`,
+    purpose: `preflight checks, install etcd ${settings.version}`,
+    functions: [etcdFunctions(files)],
     steps: [
+      ...preflightSteps(settings, member),
       {
         name: "install-binaries",
         body: installBinariesBody(settings.artifact, {

@@ -4,14 +4,26 @@ import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
 import { etcdConfigYaml, memberFiles } from "./config";
 import { EtcdClusterContext } from "./context";
-import { etcdFunctions, waitForPort } from "./etcdctl";
+import { etcdFunctions, indent, pollUntil, waitForPort } from "./etcdctl";
+import { restartTurnFunctions } from "./restartTurn";
 import { restoreBody } from "./restore";
 import { etcdServiceSpec } from "./service";
 import { EtcdHostsSettings } from "./settings";
 import { clientUrl, initialCluster, peerUrl } from "./urls";
 
-/** Seconds the "does a cluster answer?" probe waits: a member without quorum never answers. */
+/**
+ * Seconds the "does a cluster answer?" probe waits: a member without quorum never answers (etcd serves
+ * clients only once it has joined a quorum), so this is what a forming or quorum-less cluster costs.
+ */
 export const PROBE_TIMEOUT_SECONDS = 5;
+
+/**
+ * The probe's wait for a bootstrap member with an empty data dir. A running cluster answers within
+ * milliseconds; one that does not answer is being formed by members starting at this very moment (a
+ * new cluster's members all start at once), and for a bootstrap member that never ran, starting with
+ * state `new` is right either way: etcd itself refuses it if the cluster knows it as started.
+ */
+export const BOOTSTRAP_PROBE_TIMEOUT_SECONDS = 1;
 
 /** Seconds `member add` is retried while etcd calls the cluster unhealthy (recent reconfiguration). */
 export const MEMBER_ADD_TIMEOUT_SECONDS = 60;
@@ -19,16 +31,22 @@ export const MEMBER_ADD_TIMEOUT_SECONDS = 60;
 /** Seconds a learner gets to catch up before promotion is given up. */
 export const PROMOTE_TIMEOUT_SECONDS = 180;
 
+/** Seconds a (re)started member of a running cluster gets to report healthy. */
+export const MEMBER_HEALTHY_SECONDS = 60;
+
 /**
- * Starts one member, deciding at run time how (so re-running after any failure converges):
+ * Starts one member, deciding at run time how (so re-running after any failure converges). Every
+ * member's script runs at the same time as the others' (they do not wait for each other):
  * - data dir initialised → just (re)start it (a member removed from the cluster has its data moved
- *   aside first and joins anew);
+ *   aside first and joins anew); a configuration change restarts it only in its turn (a key with a
+ *   lease in etcd itself), so members restart one at a time and each is healthy before the next;
  * - the cluster answers and lists this member as never started → start with state `existing`;
- * - the cluster answers without this member → `member add --learner` (only when the cluster has a
- *   quorum and no other learner is pending), start with state `existing`, wait until caught up,
- *   `member promote`;
+ * - the cluster answers without this member → `member add --learner` once the cluster has a quorum and
+ *   no other learner is pending (a host joining in the same update: etcd admits one learner at a time,
+ *   so joins take turns), start with state `existing`, wait until caught up, `member promote`;
  * - nobody answers and this member is a bootstrap member → restore from `restoreFrom`, or bootstrap
- *   with state `new`; any other member refuses, so it can never found a second cluster.
+ *   with state `new` (a new cluster's members all start at once); any other member refuses, so it can
+ *   never found a second cluster.
  */
 export function memberScript(
   settings: EtcdHostsSettings,
@@ -58,12 +76,14 @@ others=${shq(others.join(","))}
 is_bootstrap=${isBootstrap ? "yes" : "no"}
 initialized=no
 if [ -d "\${data_dir}/member/wal" ]; then initialized=yes; fi
+probe_timeout=${PROBE_TIMEOUT_SECONDS}
+if [ "\${initialized}" = no ] && [ "\${is_bootstrap}" = yes ]; then probe_timeout=${BOOTSTRAP_PROBE_TIMEOUT_SECONDS}; fi
 reachable=no
 members=""
 # Fast path: when no other member even accepts TCP, nobody can answer; skip the probe's timeout.
 listening=no
 if ${anyOpen}; then listening=yes; fi
-if [ "\${listening}" = yes ] && members=$(pk_etcdctl --endpoints="\${others}" --command-timeout=${PROBE_TIMEOUT_SECONDS}s member list 2>/dev/null); then reachable=yes; fi
+if [ "\${listening}" = yes ] && members=$(pk_etcdctl --endpoints="\${others}" --dial-timeout="\${probe_timeout}s" --command-timeout="\${probe_timeout}s" member list 2>/dev/null); then reachable=yes; fi
 # member list (simple format): ID, status, name, peer URLs, client URLs, is learner
 my_line=$(printf '%s\\n' "\${members}" | awk -F', ' -v p="\${my_peer}" '$4 == p')
 if [ "\${initialized}" = yes ] && [ "\${reachable}" = yes ] && [ -z "\${my_line}" ] && ! ${service.isActive}; then
@@ -91,31 +111,40 @@ if [ "\${initialized}" = no ] && [ -n "$(find "\${data_dir}" -mindepth 1 -maxdep
 fi
 echo "mode: \${mode}"`;
   const join = `if [ "\${mode}" = join ]; then
-  if printf '%s\\n' "\${members}" | awk -F', ' '$6 == "true" {found=1} END {exit !found}'; then
-    pk_fail "another member is still a learner: a membership change is in progress; finish it first"
-  fi
-  voters=$(printf '%s\\n' "\${members}" | awk -F', ' '$6 == "false" && $5 != "" {printf "%s%s", sep, $5; sep=","}')
-  total=$(printf '%s\\n' "\${members}" | awk -F', ' '$6 == "false" {n++} END {print n+0}')
-  healthy=$(pk_etcdctl --endpoints="\${voters}" endpoint health 2>&1 | grep -c ' is healthy' || true)
-  if [ "\${healthy}" -lt $((total / 2 + 1)) ] || [ $((healthy + 1)) -lt $(((total + 1) / 2 + 1)) ]; then
-    pk_fail "only \${healthy} of \${total} members are healthy; adding a member now could lose quorum"
-  fi
-  # etcd refuses changes until every voter has been connected for 5s ("unhealthy cluster"): retry.
+  # Another host may be joining in this same update: etcd admits one learner at a time, and a new
+  # member only once every voter has been connected for 5s ("unhealthy cluster"). Wait for the turn.
   added=""
   last_error=""
-  for _ in $(seq 1 ${MEMBER_ADD_TIMEOUT_SECONDS}); do
-    if added=$(pk_etcdctl --endpoints="\${voters}" member add "\${my_name}" --peer-urls="\${my_peer}" --learner 2>&1); then break; fi
-    last_error=\${added}
-    added=""
-    if pk_etcdctl --endpoints="\${others}" member list 2>/dev/null | awk -F', ' -v p="\${my_peer}" '$4 == p {f = 1} END {exit !f}'; then
+  add_deadline=$((SECONDS + ${MEMBER_ADD_TIMEOUT_SECONDS}))
+  learner_deadline=$((SECONDS + ${PROMOTE_TIMEOUT_SECONDS}))
+  while :; do
+    if printf '%s\\n' "\${members}" | awk -F', ' -v p="\${my_peer}" '$4 == p {f = 1} END {exit !f}'; then
       added="added by an earlier attempt"
       break
     fi
-    sleep 1
+    pending=$(printf '%s\\n' "\${members}" | awk -F', ' '$6 == "true" {print ($3 != "" ? $3 : $1); exit}')
+    if [ -n "\${pending}" ]; then
+      if [ "\${SECONDS}" -ge "\${learner_deadline}" ]; then
+        pk_fail "member \${pending} is still a learner after ${PROMOTE_TIMEOUT_SECONDS}s: a membership change is in progress; finish it first"
+      fi
+      add_deadline=$((SECONDS + ${MEMBER_ADD_TIMEOUT_SECONDS}))
+    else
+      voters=$(printf '%s\\n' "\${members}" | awk -F', ' '$6 == "false" && $5 != "" {printf "%s%s", sep, $5; sep=","}')
+      total=$(printf '%s\\n' "\${members}" | awk -F', ' '$6 == "false" {n++} END {print n+0}')
+      healthy=$(pk_etcdctl --endpoints="\${voters}" endpoint health 2>&1 | grep -c ' is healthy' || true)
+      if [ "\${healthy}" -lt $((total / 2 + 1)) ] || [ $((healthy + 1)) -lt $(((total + 1) / 2 + 1)) ]; then
+        pk_fail "only \${healthy} of \${total} members are healthy; adding a member now could lose quorum"
+      fi
+      if added=$(pk_etcdctl --endpoints="\${voters}" member add "\${my_name}" --peer-urls="\${my_peer}" --learner 2>&1); then break; fi
+      last_error=\${added}
+      added=""
+      if [ "\${SECONDS}" -ge "\${add_deadline}" ]; then
+        pk_fail "etcdctl member add --learner failed for ${MEMBER_ADD_TIMEOUT_SECONDS}s: $(printf '%s' "\${last_error}" | tail -n 1)"
+      fi
+    fi
+    sleep 0.5
+    if listed=$(pk_etcdctl --endpoints="\${others}" member list 2>/dev/null); then members=\${listed}; fi
   done
-  if [ -z "\${added}" ]; then
-    pk_fail "etcdctl member add --learner failed for ${MEMBER_ADD_TIMEOUT_SECONDS}s: $(printf '%s' "\${last_error}" | tail -n 1)"
-  fi
   members=$(pk_etcdctl --endpoints="\${others}" member list)
   echo "added as a learner: $(printf '%s\\n' "\${added}" | head -n 1)"
   mode="existing"
@@ -166,6 +195,7 @@ pk_private_dir "\${data_dir}" || pk_fail "cannot create \${data_dir}"`;
 was_active=no
 if ${service.isActive}; then was_active=yes; fi
 if [ "\${was_active}" = yes ] && { [ "\${config_changed}" = yes ] || [ "\${service_changed}" = yes ]; }; then
+  pk_restart_turn
   echo "configuration changed: restarting etcd"
 ${indent(service.restart)}
 elif [ "\${was_active}" = no ]; then
@@ -177,28 +207,22 @@ if [ "\${mode}" = existing ]; then
   my_id=$(pk_etcdctl --endpoints="\${others}" member list 2>/dev/null | awk -F', ' -v p="\${my_peer}" '$4 == p && $6 == "true" {print $1}' || true)
 fi
 if [ -n "\${my_id}" ]; then
-  promoted=no
-  for _ in $(seq 1 ${PROMOTE_TIMEOUT_SECONDS}); do
-    if pk_etcdctl --endpoints="\${others}" member promote "\${my_id}" >/dev/null 2>&1; then promoted=yes; break; fi
-    sleep 1
-  done
-  [ "\${promoted}" = yes ] || pk_fail "learner did not catch up with the leader within ${PROMOTE_TIMEOUT_SECONDS}s; not promoted"
+${indent(pollUntil(`pk_etcdctl --endpoints="\${others}" member promote "\${my_id}" >/dev/null 2>&1`, PROMOTE_TIMEOUT_SECONDS))}
+  [ "\${polled}" = yes ] || pk_fail "learner did not catch up with the leader within ${PROMOTE_TIMEOUT_SECONDS}s; not promoted"
   echo "caught up and promoted to a voting member"
 fi`;
   const health = `if [ "\${mode}" != new ] && [ "\${mode}" != restore ] && [ "\${reachable}" = yes ]; then
-  for _ in $(seq 1 60); do
-    if pk_etcdctl --endpoints="\${my_client}" endpoint health >/dev/null 2>&1; then break; fi
-    sleep 1
-  done
-  pk_etcdctl --endpoints="\${my_client}" endpoint health >/dev/null 2>&1 || pk_fail "member is not healthy 60s after start"
+${indent(pollUntil(`pk_etcdctl --endpoints="\${my_client}" endpoint health >/dev/null 2>&1`, MEMBER_HEALTHY_SECONDS))}
+  [ "\${polled}" = yes ] || pk_fail "member is not healthy ${MEMBER_HEALTHY_SECONDS}s after start"
   echo "member is healthy"
 else
   echo "started; the cluster becomes healthy once a quorum of bootstrap members runs"
-fi`;
+fi
+pk_restart_done`;
   return renderScript({
     host: member.name,
     purpose: "start etcd member (bootstrap, join, or restore)",
-    functions: [etcdFunctions(files), PRIVATE_FILE_FUNCTIONS],
+    functions: [etcdFunctions(files), PRIVATE_FILE_FUNCTIONS, restartTurnFunctions()],
     steps: [
       { name: "decide", body: decide },
       { name: "join-as-learner", body: join },
@@ -209,11 +233,4 @@ fi`;
       { name: "health", body: health },
     ],
   });
-}
-
-function indent(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => `  ${line}`)
-    .join("\n");
 }

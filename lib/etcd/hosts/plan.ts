@@ -4,7 +4,6 @@ import { clusterScript } from "./clusterScript";
 import { EtcdClusterContext } from "./context";
 import { installScript } from "./installScript";
 import { memberScript } from "./memberScript";
-import { preflightScript } from "./preflightScript";
 import { EtcdHostsSettings } from "./settings";
 import { teardownScript } from "./teardownScript";
 import { clientEndpoints } from "./urls";
@@ -40,28 +39,22 @@ export interface EtcdHostsPlan {
 }
 
 /**
- * The command graph: per member `preflight → install → pki → member`, member steps chained in host
- * order (membership changes happen one at a time), then `cluster` (health, removal of members no
- * longer listed), then the snapshot job. Pure: the structure depends only on the member list.
+ * The command graph: per member `install` (preflight checks, binaries) and `pki` (certificates from
+ * stdin) side by side, then `member`; every member's commands run at the same time as the others'
+ * (a new cluster's members start together; joins and restarts take turns inside the member script,
+ * see memberScript), then `cluster` (health, removal of members no longer listed), then the snapshot
+ * job. Pure: the structure depends only on the member list.
  */
 export function planEtcdHosts(settings: EtcdHostsSettings, context: EtcdClusterContext): EtcdHostsPlan {
   const commands: PlannedCommand[] = [];
-  let previousMember: string | undefined;
   for (const member of settings.members) {
     const id = (step: string) => `${member.name}-${step}`;
     commands.push(
       {
-        id: id("preflight"),
-        host: member.name,
-        create: preflightScript(settings, member),
-        dependsOn: [],
-        secret: false,
-      },
-      {
         id: id("install"),
         host: member.name,
         create: installScript(settings, member),
-        dependsOn: [id("preflight")],
+        dependsOn: [],
         secret: false,
       },
       {
@@ -69,7 +62,7 @@ export function planEtcdHosts(settings: EtcdHostsSettings, context: EtcdClusterC
         host: member.name,
         create: certsScript(settings, member),
         stdin: "member-pki",
-        dependsOn: [id("preflight")],
+        dependsOn: [],
         secret: true,
       },
       {
@@ -77,11 +70,10 @@ export function planEtcdHosts(settings: EtcdHostsSettings, context: EtcdClusterC
         host: member.name,
         create: memberScript(settings, member, context),
         delete: teardownScript(settings, member),
-        dependsOn: [id("install"), id("pki"), ...(previousMember ? [previousMember] : [])],
+        dependsOn: [id("install"), id("pki")],
         secret: false,
       },
     );
-    previousMember = id("member");
   }
   const anchor = settings.members[0];
   commands.push({

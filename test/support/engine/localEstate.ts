@@ -4,12 +4,33 @@
  * with the real CLI, language host and plugins. One estate per suite, shared by its checks.
  */
 import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { stopPullAgent } from "../../../scripts/sandbox/agent";
 import { Bed, readLayout, startBed, stopBed } from "../../../scripts/sandbox/bed";
 import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../../../scripts/sandbox/stack";
+import { requireBinary } from "../kube/binaries";
+import { TierNeeds } from "./tier";
+
+/** What a suite running the local estate needs from the test bed (its `e2eTier` needs). */
+export const LOCAL_ESTATE_NEEDS: TierNeeds = {
+  binaries: [
+    "etcd",
+    "kube-apiserver",
+    "kube-controller-manager",
+    "karmada-aggregated-apiserver",
+    "karmada-controller-manager",
+    "karmada-scheduler",
+    "karmada-webhook",
+    "karmada-agent",
+    "karmadactl",
+    "pulumi",
+    "pulumi-language-nodejs",
+  ],
+  plugins: ["command", "kubernetes", "tls", "random"],
+};
 
 /** A running local estate (processes started, stack prepared, nothing deployed yet). */
 export interface LocalEstate {
@@ -51,4 +72,29 @@ export async function startLocalEstate(prefix = "pk-local-"): Promise<LocalEstat
     await stop();
     throw e;
   }
+}
+
+/**
+ * TEST BED ONLY: a stand-in for a newer karmada-scheduler release in `<root>/opt/karmada-<version>` of each
+ * control-plane host — the test bed builds one Karmada release, so this is that binary with its embedded
+ * version string rewritten (same length, same code). Returns the path (relative to the roots).
+ */
+export function stageSchedulerVersion(estate: LocalEstate, version: string): string {
+  const binary = requireBinary("karmada-scheduler");
+  const out = execFileSync(binary, ["version"], { encoding: "utf8" });
+  const built = /GitVersion:"([^"]+)"/.exec(out)?.[1];
+  if (!built || built.length !== version.length) throw new Error(`${version} must be as long as ${built}`);
+  const bytes = fs.readFileSync(binary);
+  // the -X ldflags string stands alone, between NUL bytes (module paths carry it after an "@")
+  const needle = Buffer.from(`\0${built}\0`, "latin1");
+  const at = bytes.indexOf(needle);
+  if (at < 0 || bytes.indexOf(needle, at + 1) >= 0) throw new Error(`expected one version string ${built}`);
+  Buffer.from(`\0${version}\0`, "latin1").copy(bytes, at);
+  const relative = `/opt/karmada-${version}`;
+  for (const host of estate.bed.controlPlaneHosts) {
+    const dir = path.join(host.root, relative);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "karmada-scheduler"), bytes, { mode: 0o755 });
+  }
+  return relative;
 }

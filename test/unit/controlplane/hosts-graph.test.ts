@@ -34,14 +34,15 @@ describe("KarmadaControlPlane (hosts) graph", () => {
     cmds = commands(records);
   });
 
-  test("one preflight per host and install / pki / service per host and component; no host cluster", () => {
-    expect(cmds.size).toBe(2 * (1 + 3 * CORE_COMPONENTS.length));
+  test("one preflight per host and install / pki / service / ready per host and component; no host cluster", () => {
+    expect(cmds.size).toBe(2 * (1 + 4 * CORE_COMPONENTS.length));
     for (const host of ["cp1", "cp2"]) {
       for (const component of CORE_COMPONENTS) {
         for (const id of [
           `${host}-install-${component}`,
           `${host}-pki-${component}`,
           `${host}-${component}`,
+          `${host}-ready-${component}`,
         ]) {
           expect(cmd(id).parentUrn).toContain("KarmadaControlPlane");
         }
@@ -56,15 +57,15 @@ describe("KarmadaControlPlane (hosts) graph", () => {
     ]);
   });
 
-  test("orders the install: apiserver and kcm on every host → provider → CRDs → aggregated → APIService → controllers", () => {
+  test("orders the install: apiserver and kcm ready on every host → provider → CRDs → aggregated → APIService → controllers", () => {
     const provider = find(records, "pulumi:providers:kubernetes", "karmada-karmada");
     const core = [
-      "cp1-karmada-apiserver",
-      "cp2-karmada-apiserver",
-      "cp1-kube-controller-manager",
-      "cp2-kube-controller-manager",
+      "cp1-ready-karmada-apiserver",
+      "cp2-ready-karmada-apiserver",
+      "cp1-ready-kube-controller-manager",
+      "cp2-ready-kube-controller-manager",
     ];
-    // besides the admin identity in its kubeconfig: the core commands of every host, and no other command
+    // besides the admin identity in its kubeconfig: the core ready commands of every host, and no other command
     const commandDeps = deps(provider).filter((d) => d.type === COMMAND);
     expect(commandDeps.map((d) => d.name).sort()).toEqual(core.map((id) => `karmada-${id}`).sort());
     const crds = records.filter(isCrd);
@@ -77,8 +78,8 @@ describe("KarmadaControlPlane (hosts) graph", () => {
     const apiService = objects.get("APIService//v1alpha1.cluster.karmada.io")!;
     expect(deps(apiService)).toEqual(
       expect.arrayContaining([
-        cmd("cp1-karmada-aggregated-apiserver"),
-        cmd("cp2-karmada-aggregated-apiserver"),
+        cmd("cp1-ready-karmada-aggregated-apiserver"),
+        cmd("cp2-ready-karmada-aggregated-apiserver"),
       ]),
     );
     const webhookConfig = objects.get("ValidatingWebhookConfiguration//validating-config")!;
@@ -86,20 +87,36 @@ describe("KarmadaControlPlane (hosts) graph", () => {
       for (const host of ["cp1", "cp2"]) {
         const d = deps(cmd(`${host}-${component}`));
         expect(d).toEqual(
-          expect.arrayContaining([apiService, webhookConfig, cmd("cp2-karmada-aggregated-apiserver")]),
+          expect.arrayContaining([apiService, webhookConfig, cmd("cp2-ready-karmada-aggregated-apiserver")]),
         );
         expect(d.filter(isCrd)).toHaveLength(crds.length);
       }
     }
   });
 
-  test("each component rolls host by host, after its binary, its files and the host's apiserver", () => {
+  test("each component rolls host by host, after its binary, its files and the host's ready apiserver", () => {
     for (const component of CORE_COMPONENTS) {
       expect(deps(cmd(`cp2-${component}`))).toContain(cmd(`cp1-${component}`));
       const local = [cmd(`cp1-install-${component}`), cmd(`cp1-pki-${component}`)];
-      if (component !== "karmada-apiserver") local.push(cmd("cp1-karmada-apiserver"));
+      if (component !== "karmada-apiserver") local.push(cmd("cp1-ready-karmada-apiserver"));
       expect(deps(cmd(`cp1-${component}`))).toEqual(expect.arrayContaining(local));
       expect(deps(cmd(`cp1-install-${component}`))).toEqual([cmd("cp1-preflight")]);
+      // only the ready command waits for a first start to become healthy
+      expect(deps(cmd(`cp1-ready-${component}`))).toEqual([cmd(`cp1-${component}`)]);
+    }
+  });
+
+  test("a component's first start runs on every host at once: no host waits for the component to be ready on another", () => {
+    for (const component of CORE_COMPONENTS) {
+      for (const host of ["cp1", "cp2"]) {
+        const other = host === "cp1" ? "cp2" : "cp1";
+        const waits = [cmd(`${host}-${component}`), cmd(`${host}-ready-${component}`)].flatMap((r) =>
+          deps(r)
+            .filter((d) => d.name === `karmada-${other}-ready-${component}`)
+            .map((d) => `${r.name} → ${d.name}`),
+        );
+        expect(waits).toEqual([]);
+      }
     }
   });
 
@@ -108,7 +125,7 @@ describe("KarmadaControlPlane (hosts) graph", () => {
     const controllers = await controlPlane.controllersReady;
     const expected = ["cp1", "cp2"].flatMap((h) =>
       ["karmada-controller-manager", "karmada-scheduler", "karmada-webhook"].map(
-        (c) => controlPlane.hostCommands![`${h}-${c}`],
+        (c) => controlPlane.hostCommands![`${h}-ready-${c}`],
       ),
     );
     expect(new Set(controllers)).toEqual(new Set(expected));
@@ -118,7 +135,7 @@ describe("KarmadaControlPlane (hosts) graph", () => {
     }
     // kube-controller-manager (garbage collection, namespace finalization) is not among them: it
     // stops only after every object inside Karmada is gone
-    expect(ready).not.toContain(controlPlane.hostCommands!["cp1-kube-controller-manager"]);
+    expect(ready).not.toContain(controlPlane.hostCommands!["cp1-ready-kube-controller-manager"]);
   });
 
   test("stdin of the pki commands carries keys and is secret; nothing else holds a private key", async () => {
@@ -172,7 +189,9 @@ describe("KarmadaControlPlane (hosts) graph", () => {
     expect(cmd("cp1-pki-karmada-scheduler").inputs.delete).toContain("rm -rf");
     expect(cmd("cp1-install-karmada-scheduler").inputs.delete).toContain("rm -f");
     expect(cmd("cp1-preflight").inputs.delete).toBeUndefined();
-    for (const r of cmds.values()) expect(r.inputs.update).toBe(r.inputs.create);
+    expect(cmd("cp1-ready-karmada-scheduler").inputs.delete).toBeUndefined();
+    // a changed script re-runs `create` in place: no separate (duplicate) `update` script
+    for (const r of cmds.values()) expect(r.inputs.update).toBeUndefined();
   });
 });
 

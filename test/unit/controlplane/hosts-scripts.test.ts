@@ -18,6 +18,7 @@ import {
   planControlPlaneHosts,
   preflightScript,
   publicFilesFingerprint,
+  readyScript,
   serviceRemoveScript,
   serviceScript,
 } from "../../../lib/controlplane/hosts";
@@ -204,6 +205,8 @@ describe("scripts run against a host root", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toContain(`karmada-scheduler v1.18.2 in ${root}/usr/local/bin`);
     expect(mode("usr/local/bin/karmada-scheduler")).toBe("755");
+    // a directory on the host is copied from, never emptied
+    expect(fs.existsSync(path.join(root, "opt/bin/karmada-scheduler"))).toBe(true);
     const wrong = setup({ components: { scheduler: { version: "v1.18.3" } } });
     const w = bash(installScript(wrong.hs, wrong.hs.machines[0], "karmada-scheduler"));
     expect(w.code).toBe(1);
@@ -212,7 +215,7 @@ describe("scripts run against a host root", () => {
     );
   });
 
-  test("service: starts, leaves an unchanged process alone, restarts on a flag change, stops", () => {
+  test("service: a first start waits for nothing (its ready command waits), an unchanged process is left alone, a flag change restarts and waits, stop", () => {
     const { cp, hs } = setup();
     const host = hs.machines[0];
     const files = fakeFiles("karmada-scheduler", "s");
@@ -220,17 +223,27 @@ describe("scripts run against a host root", () => {
       0,
     );
     const fingerprint = publicFilesFingerprint("karmada-scheduler", files);
+    const healthy = `karmada-scheduler healthy at http://${ADDRESS}:10351/healthz`;
     const start = bash(serviceScript(cp, hs, host, "karmada-scheduler", fingerprint));
     expect(start.stderr).toBe("");
-    expect(start.stdout).toContain(`karmada-scheduler healthy at http://${ADDRESS}:10351/healthz`);
+    expect(start.stdout).toContain(
+      "first start of karmada-scheduler on cp1: its ready command waits until it is healthy",
+    );
+    expect(start.stdout).not.toContain(healthy);
+    const ready = bash(readyScript(cp, hs, host, "karmada-scheduler"));
+    expect(ready).toMatchObject({ code: 0, stderr: "" });
+    expect(ready.stdout).toContain(healthy);
     const pid = childPid("karmada-scheduler");
     const unchanged = bash(serviceScript(cp, hs, host, "karmada-scheduler", fingerprint));
     expect(unchanged.stdout).toContain("karmada-scheduler already runs this binary, flags and certificates");
+    expect(unchanged.stdout).toContain(healthy);
     expect(childPid("karmada-scheduler")).toBe(pid);
 
+    // a restart proves health itself: the next host's command (which depends on this one) rolls only then
     const changed = setup({}, { "kube-api-qps": "77" });
     const restart = bash(serviceScript(changed.cp, changed.hs, host, "karmada-scheduler", fingerprint));
     expect(restart.stdout).toContain("restarting karmada-scheduler: binary, flags or certificates changed");
+    expect(restart.stdout.indexOf(healthy)).toBeGreaterThan(restart.stdout.indexOf("restarting"));
     const newPid = childPid("karmada-scheduler");
     expect(newPid).not.toBe(pid);
     expect(fs.readFileSync(`/proc/${newPid}/cmdline`, "utf8").split("\0")).toContain("--kube-api-qps=77");
@@ -269,7 +282,7 @@ describe("scripts run against a host root", () => {
     );
   });
 
-  test("service: a component that never becomes healthy fails with its log", () => {
+  test("service: a component that never becomes healthy fails with its log, in its ready command and once it ran before", () => {
     const { cp, hs } = setup();
     const host = hs.machines[0];
     const files = fakeFiles("karmada-descheduler", "d");
@@ -277,21 +290,27 @@ describe("scripts run against a host root", () => {
     expect(
       bash(pkiScript(hs, host, "karmada-descheduler"), frameBundle("karmada-descheduler", files)).code,
     ).toBe(0);
-    const r = bash(
-      serviceScript(
-        cp,
-        hs,
-        host,
-        "karmada-descheduler",
-        publicFilesFingerprint("karmada-descheduler", files),
-      ),
+    const service = serviceScript(
+      cp,
+      hs,
+      host,
+      "karmada-descheduler",
+      publicFilesFingerprint("karmada-descheduler", files),
     );
-    bash(serviceRemoveScript(cp, hs, host, "karmada-descheduler"));
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("descheduler: cannot load kubeconfig");
-    expect(r.stderr).toContain(
-      `pulumi-karmada: cp1: wait-karmada-descheduler-healthy: karmada-descheduler is not healthy at http://${ADDRESS}:10358/healthz after 5s (log above)`,
-    );
+    const unhealthy = `karmada-descheduler is not healthy at http://${ADDRESS}:10358/healthz after 5s (log above)`;
+    try {
+      expect(bash(service)).toMatchObject({ code: 0, stderr: "" });
+      const ready = bash(readyScript(cp, hs, host, "karmada-descheduler"));
+      expect(ready.code).toBe(1);
+      expect(ready.stderr).toContain("descheduler: cannot load kubeconfig");
+      expect(ready.stderr).toContain(`pulumi-karmada: cp1: wait-karmada-descheduler-healthy: ${unhealthy}`);
+      // it ran here before: the service command itself waits (and fails), so no next host goes on
+      const again = bash(service);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain(`pulumi-karmada: cp1: wait-karmada-descheduler-healthy: ${unhealthy}`);
+    } finally {
+      bash(serviceRemoveScript(cp, hs, host, "karmada-descheduler"));
+    }
   });
 
   test("preflight: a port taken by something else is named; the component's own service is fine", async () => {
@@ -313,12 +332,19 @@ describe("scripts run against a host root", () => {
     expect(bash(pkiScript(hs, host, "karmada-scheduler"), frameBundle("karmada-scheduler", files)).code).toBe(
       0,
     );
-    expect(
-      bash(
-        serviceScript(cp, hs, host, "karmada-scheduler", publicFilesFingerprint("karmada-scheduler", files)),
-      ).code,
-    ).toBe(0);
     try {
+      expect(
+        bash(
+          serviceScript(
+            cp,
+            hs,
+            host,
+            "karmada-scheduler",
+            publicFilesFingerprint("karmada-scheduler", files),
+          ),
+        ).code,
+      ).toBe(0);
+      expect(bash(readyScript(cp, hs, host, "karmada-scheduler")).code).toBe(0);
       expect(bash(preflightScript(cp, hs, host))).toMatchObject({ code: 0, stderr: "" });
     } finally {
       bash(serviceRemoveScript(cp, hs, host, "karmada-scheduler"));

@@ -32,7 +32,7 @@ function pkiFor(names: string[]): EtcdHostsPki {
 }
 
 describe("deployEtcdOnHosts", () => {
-  it("registers one command chain per member, serialized membership, secrets only via stdin", async () => {
+  it("registers each member's commands side by side with the others', secrets only via stdin", async () => {
     const records = recordResources();
     const parent = new Parent("etcd");
     const names = ["etcd-1", "etcd-2", "etcd-3"];
@@ -69,8 +69,11 @@ describe("deployEtcdOnHosts", () => {
     const member2 = find(records, "command:remote:Command", "etcd-etcd-2-member");
     const urn = (n: string) => find(records, "command:remote:Command", n).urn;
     expect(member2.dependencies).toEqual(
-      expect.arrayContaining([urn("etcd-etcd-2-install"), urn("etcd-etcd-2-pki"), urn("etcd-etcd-1-member")]),
+      expect.arrayContaining([urn("etcd-etcd-2-install"), urn("etcd-etcd-2-pki")]),
     );
+    // members do not wait for each other (their scripts take turns where etcd needs it)
+    expect(member2.dependencies).not.toContain(urn("etcd-etcd-1-member"));
+    expect(records.some((r) => r.name.endsWith("-preflight"))).toBe(false);
     expect(member2.inputs.create).toMatch(/^bash -c '#!\/usr\/bin\/env bash/);
     expect(member2.inputs.update).toBe(member2.inputs.create);
     expect(member2.inputs.delete).toContain("stop etcd member");

@@ -2,7 +2,8 @@ import { TEST_SSH_KEY } from "../../support/sshKey";
 /**
  * The member script run for real on an initialised member (a stand-in etcd that only listens on the
  * peer port, under the real supervisor): a new cluster token alone never rewrites the config nor
- * restarts the member; a real configuration change still does.
+ * restarts the member; a real configuration change still does, in its turn when other members answer
+ * and at once when they have no quorum.
  */
 import { spawnSync } from "child_process";
 import * as fs from "fs";
@@ -27,7 +28,8 @@ describe("member script on an initialised member", () => {
   });
   const run = (token: string, extra?: Partial<EtcdHostsArgs>) => {
     const settings = resolveEtcdHostsSettings("etcd", args(extra));
-    const script = memberScript(settings, settings.members[0], { token, bootstrapMembers: ["solo"] });
+    const bootstrapMembers = settings.members.map((m) => m.name);
+    const script = memberScript(settings, settings.members[0], { token, bootstrapMembers });
     const r = spawnSync("bash", ["-c", script], { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`member script failed: ${r.stderr}`);
     return r.stdout;
@@ -44,6 +46,8 @@ describe("member script on an initialised member", () => {
       `#!${process.execPath}\nrequire("net").createServer().listen(${PEER_PORT}, "${ADDRESS}");\n`,
       { mode: 0o755 },
     );
+    // an etcdctl that reaches no cluster: every call fails
+    fs.writeFileSync(path.join(bin, "etcdctl"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
     fs.mkdirSync(path.join(root, "var/lib/etcd/member/wal"), { recursive: true });
   });
 
@@ -67,6 +71,21 @@ describe("member script on an initialised member", () => {
     expect(run("etcd-new", { snapshotCount: 5000 })).toContain("configuration changed: restarting etcd");
     expect(conf()).toContain("snapshot-count: 5000\n");
     expect(conf()).toContain("initial-cluster-token: etcd-old\n");
+    expect(childPid()).not.toBe(pid);
+  });
+
+  it("restarts without a turn when the other members have no quorum (nothing left to keep available)", () => {
+    const pid = childPid();
+    // other members that do not answer: the turn (a lease on the cluster) cannot be had
+    const peers = ["peer-1", "peer-2"].map((name, i) => ({
+      name,
+      address: `127.0.98.${3 + i}`,
+      privateKey: TEST_SSH_KEY,
+      root,
+    }));
+    const out = run("etcd-new", { snapshotCount: 4000, hosts: [...args().hosts, ...peers] });
+    expect(out).toContain("the other members have no quorum: restarting without waiting for a turn");
+    expect(out).toContain("configuration changed: restarting etcd");
     expect(childPid()).not.toBe(pid);
   });
 });

@@ -71,14 +71,22 @@ describe("planEtcdHosts", () => {
   });
   const byId = new Map(plan.commands.map((c) => [c.id, c]));
 
-  it("orders preflight → install/pki → member per host, chains members, then cluster, then backup", () => {
-    expect(plan.commands.map((c) => c.id).slice(0, 4)).toEqual([
-      "etcd-1-preflight",
+  it("runs install and pki side by side, then member, per host; members at once; then cluster, then backup", () => {
+    expect(plan.commands.map((c) => c.id).slice(0, 3)).toEqual([
       "etcd-1-install",
       "etcd-1-pki",
       "etcd-1-member",
     ]);
-    expect(byId.get("etcd-4-member")!.dependsOn).toEqual(["etcd-4-install", "etcd-4-pki", "etcd-3-member"]);
+    // preflight checks run first inside install: one SSH session instead of two
+    expect(byId.get("etcd-1-install")!.create.indexOf("pk_step 'check-ports'")).toBeLessThan(
+      byId.get("etcd-1-install")!.create.indexOf("pk_step 'install-binaries'"),
+    );
+    for (const host of ["etcd-1", "etcd-4"]) {
+      expect(byId.get(`${host}-install`)!.dependsOn).toEqual([]);
+      expect(byId.get(`${host}-pki`)!.dependsOn).toEqual([]);
+      // no member waits for another: joins and restarts take turns inside the member script
+      expect(byId.get(`${host}-member`)!.dependsOn).toEqual([`${host}-install`, `${host}-pki`]);
+    }
     expect(byId.get("cluster")!.dependsOn).toEqual([
       "etcd-1-member",
       "etcd-2-member",

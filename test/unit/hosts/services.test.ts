@@ -6,6 +6,7 @@ import { etcdBackupServiceSpec, etcdServiceSpec } from "../../../lib/etcd/hosts/
 import { renderScript } from "../../../lib/hosts/script";
 import { ServiceSpec, systemdServiceUnit, systemdTimerUnit } from "../../../lib/hosts/service";
 import { serviceCommands } from "../../../lib/hosts/serviceRunner";
+import { isRunning } from "../../support/kube/processes";
 import { settingsWith } from "./fixtures";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pk-services-"));
@@ -26,6 +27,18 @@ describe("systemd units", () => {
     // files the services create (snapshots, WAL, serving keys) are private under systemd too
     for (const u of [unit, systemdServiceUnit(backup)]) expect(u).toMatch(/^UMask=0077$/m);
     expect(systemdTimerUnit(backup)).toContain(`OnUnitActiveSec=${settings.backup.intervalSeconds}s`);
+  });
+
+  it("refuses a stop grace that is not a whole number of seconds above 0", () => {
+    expect(() => systemdServiceUnit({ ...etcd, stopGraceSeconds: 0 })).toThrow(
+      "invalid service.stopGraceSeconds: 0 is not a whole number of seconds above 0",
+    );
+  });
+
+  it("bounds a stop by the spec's grace: systemd's stop job is killed past it", () => {
+    const stop = serviceCommands("systemd", { ...etcd, stopGraceSeconds: 7 }, "/").stop;
+    expect(stop).toContain("timeout 7 systemctl stop pk-etcd.service");
+    expect(stop).toContain("systemctl kill --signal=SIGKILL pk-etcd.service");
   });
 
   it("refuses exec arguments that would need quoting", () => {
@@ -74,5 +87,31 @@ describe("supervisor runner (real processes)", () => {
     expect(active()).toBe(false);
     expect(() => process.kill(second, 0)).toThrow();
     expect(run(cmds.stop).status).toBe(0); // stopping a stopped service is fine
+  });
+
+  it("kills a program that ignores TERM once its grace is over", () => {
+    const program = path.join(tmp, "stubborn.sh");
+    fs.writeFileSync(program, "#!/usr/bin/env bash\ntrap '' TERM\nwhile true; do sleep 0.2; done\n", {
+      mode: 0o755,
+    });
+    const stubborn = serviceCommands(
+      "supervisor",
+      {
+        ...spec,
+        name: "pk-stubborn",
+        exec: [program],
+        stateDir: path.join(tmp, "stubborn"),
+        stopGraceSeconds: 1,
+      },
+      tmp,
+    );
+    expect(run(`${stubborn.install}\n${stubborn.start}`).status).toBe(0);
+    const pidFile = path.join(tmp, "stubborn", "child.pid");
+    const deadline = Date.now() + 10_000;
+    while (!fs.existsSync(pidFile) && Date.now() < deadline) spawnSync("sleep", ["0.1"]);
+    const child = Number(fs.readFileSync(pidFile, "utf8"));
+    expect(run(stubborn.stop).status).toBe(0);
+    // it ignores TERM: only the KILL after the grace ends it (a zombie left to PID 1 counts as gone)
+    expect(isRunning(child)).toBe(false);
   });
 });

@@ -1,14 +1,17 @@
-import { renderScript } from "../../hosts/script";
+import { ScriptStep } from "../../hosts/script";
 import { serviceCommands } from "../../hosts/serviceRunner";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
 import { memberFiles } from "./config";
-import { etcdFunctions } from "./etcdctl";
 import { etcdServiceSpec } from "./service";
 import { EtcdHostsSettings } from "./settings";
 
-/** Checks before anything is changed: tools present, data dir writable, etcd's ports free. */
-export function preflightScript(settings: EtcdHostsSettings, member: ResolvedHost): string {
+/**
+ * Checks before anything is changed on a member's host: tools present, data and certificate dirs
+ * writable, etcd's ports free (unless our etcd already holds them). The first steps of the install
+ * command (see installScript); they use `pk_port_open` from `etcdFunctions`.
+ */
+export function preflightSteps(settings: EtcdHostsSettings, member: ResolvedHost): ScriptStep[] {
   const files = memberFiles(settings, member);
   const service = serviceCommands(settings.serviceManager, etcdServiceSpec(settings, member), member.root);
   const tools = ["tar", "sha256sum", "awk", "sed", "cmp", "timeout", "setsid", "nohup", "mktemp"];
@@ -26,36 +29,31 @@ export function preflightScript(settings: EtcdHostsSettings, member: ResolvedHos
     [settings.clientPort, "client", "clientPort"],
     [settings.peerPort, "peer", "peerPort"],
   ];
-  return renderScript({
-    host: member.name,
-    purpose: "etcd preflight checks",
-    functions: [etcdFunctions(files)],
-    steps: [
-      {
-        name: "check-tools",
-        body: `for tool in ${tools.join(" ")}; do
+  return [
+    {
+      name: "check-tools",
+      body: `for tool in ${tools.join(" ")}; do
   command -v "\${tool}" >/dev/null 2>&1 || pk_fail "required tool \${tool} is not installed"
 done`,
-      },
-      {
-        name: "check-data-dir",
-        body: [writable(files.dataDir, "data dir"), writable(files.pkiDir, "certificate dir")].join("\n"),
-      },
-      {
-        name: "check-ports",
-        body: [
-          `if ${service.isActive}; then`,
-          `  echo "etcd is already running here; its ports are its own"`,
-          `else`,
-          ...ports.map(
-            ([port, kind, field]) =>
-              `  if pk_port_open ${shq(member.address)} ${port}; then pk_fail ${shq(
-                `port ${port} on ${member.address} is already in use (etcd ${kind} port): stop what listens there or change etcd.${field}`,
-              )}; fi`,
-          ),
-          `fi`,
-        ].join("\n"),
-      },
-    ],
-  });
+    },
+    {
+      name: "check-data-dir",
+      body: [writable(files.dataDir, "data dir"), writable(files.pkiDir, "certificate dir")].join("\n"),
+    },
+    {
+      name: "check-ports",
+      body: [
+        `if ${service.isActive}; then`,
+        `  echo "etcd is already running here; its ports are its own"`,
+        `else`,
+        ...ports.map(
+          ([port, kind, field]) =>
+            `  if pk_port_open ${shq(member.address)} ${port}; then pk_fail ${shq(
+              `port ${port} on ${member.address} is already in use (etcd ${kind} port): stop what listens there or change etcd.${field}`,
+            )}; fi`,
+        ),
+        `fi`,
+      ].join("\n"),
+    },
+  ];
 }

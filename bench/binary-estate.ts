@@ -1,0 +1,316 @@
+/**
+ * Bench: the local estate of `npm start` (etcd on 3 loopback hosts, the control plane as services on 2
+ * behind a VIP, 2 push + 1 pull members) with the real engine. Each round, on hosts wiped clean: `up`
+ * from nothing, a no-change `up`, a preview, a one-component rolling upgrade (karmada-scheduler to a
+ * staged release), then the floor by hand (scripts/sandbox/floor.ts: every process stopped in destroy
+ * order, started in install order until healthy, the scheduler rolled host by host), then `destroy`.
+ * Beside each figure its floor: the engine's own cost for a program with no resource work (CLI,
+ * language host, one provider of each plugin the estate uses) plus the processes' own start, restart
+ * or stop time. Prints where the engine's time went per resource kind.
+ *
+ * Run: BENCH_ROUNDS=3 npx ts-node --transpile-only -P tsconfig.json bench/binary-estate.ts
+ * Needs the test bed (scripts/testbed/build.sh) and 127.0.6.0/24 free (no `npm start` estate running).
+ */
+import { EngineEvent, LocalWorkspace, OpMap, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
+import * as fs from "fs";
+import * as path from "path";
+import { ByHand, runningServices, rollByHand, startAllByHand, stopAllByHand } from "../scripts/sandbox/floor";
+import { LOCAL_RUN_OPTIONS, LocalStack } from "../scripts/sandbox/stack";
+import { LocalEstate, stageSchedulerVersion, startLocalEstate } from "../test/support/engine/localEstate";
+import { killScriptProcesses } from "../test/support/hosts/testbed";
+import { describeKindTimings, EngineStepClock, timingsByKind } from "./support/engineTimings";
+import { BenchTarget, figureOf, median, reportFigure, timed } from "./support/figures";
+
+const BENCH = "binary-estate";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const UPGRADE_VERSION = "v1.18.3";
+const UPGRADED = "karmada-scheduler";
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** One round's wall times (ms). */
+interface Round {
+  up: number;
+  noChangeUp: number;
+  preview: number;
+  upgrade: number;
+  destroy: number;
+  engine: EngineFloor;
+  processes: { start: number; roll: number; stop: number };
+}
+
+/** The engine's cost with no resource work (ms): the floor program's up, no-change up, preview, destroy. */
+interface EngineFloor {
+  up: number;
+  noChangeUp: number;
+  preview: number;
+  destroy: number;
+}
+
+/** Operations of a summary that change something (reads only look). */
+function changes(summary: OpMap | undefined): string[] {
+  return Object.entries(summary ?? {})
+    .filter(([op, n]) => op !== "same" && op !== "read" && (n ?? 0) > 0)
+    .map(([op, n]) => `${op} ${n}`);
+}
+
+/**
+ * When BENCH_TIMELINE_DIR is set: each step's start and end (s) per operation in a file there, to find
+ * the critical path.
+ */
+function timeline(): { onEvent: (event: EngineEvent) => void; write: (what: string) => void } {
+  const t0 = performance.now();
+  const started = new Map<string, number>();
+  const rows: string[] = [];
+  const at = () => ((performance.now() - t0) / 1000).toFixed(1).padStart(6);
+  return {
+    onEvent: (event) => {
+      const pre = event.resourcePreEvent?.metadata;
+      if (pre) started.set(pre.urn, performance.now());
+      const end = event.resOutputsEvent?.metadata ?? event.resOpFailedEvent?.metadata;
+      if (end && end.op !== "same") {
+        const from = (((started.get(end.urn) ?? t0) - t0) / 1000).toFixed(1).padStart(6);
+        rows.push(`${from} → ${at()}  ${end.op} ${end.urn.split("::").pop()}`);
+      }
+      if (event.summaryEvent) rows.push(`${at()} summary`);
+    },
+    write: (what) => {
+      const dir = process.env.BENCH_TIMELINE_DIR;
+      if (dir) fs.writeFileSync(path.join(dir, `${what.replace(/\W+/g, "-")}.txt`), `${rows.join("\n")}\n`);
+    },
+  };
+}
+
+/** Runs one engine operation with the step clock; prints where its time went. */
+async function measured<T>(
+  what: string,
+  run: (onEvent: (event: EngineEvent) => void) => Promise<T>,
+): Promise<{ ms: number; result: T }> {
+  const clock = new EngineStepClock();
+  const steps = timeline();
+  const out = await timed(() =>
+    run((event) => {
+      clock.onEvent(event);
+      steps.onEvent(event);
+    }),
+  ).finally(() => steps.write(what));
+  console.log(`${what}: ${(out.ms / 1000).toFixed(1)} s; per resource kind (work, steps overlap):`);
+  console.log(describeKindTimings(timingsByKind(clock.steps()), 8) || "  (no steps but same/read)");
+  return out;
+}
+
+/**
+ * The floor program: a project in the estate's directory with one provider of each plugin the estate
+ * uses (tls, random, command, kubernetes on a member cluster) and nothing else, run by the same CLI,
+ * language host and backend as the estate's stack.
+ */
+async function floorStack(estate: LocalEstate, local: LocalStack): Promise<Stack> {
+  const dir = path.join(estate.dir, "floor-project");
+  fs.mkdirSync(dir, { recursive: true });
+  const modules = path.join(dir, "node_modules");
+  if (!fs.existsSync(modules)) fs.symlinkSync(path.join(local.workDir, "node_modules"), modules);
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    "name: engine-floor\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n",
+  );
+  fs.writeFileSync(
+    path.join(dir, "index.js"),
+    [
+      `const pulumi = require("@pulumi/pulumi");`,
+      `new (require("@pulumi/tls").Provider)("tls");`,
+      `new (require("@pulumi/random").Provider)("random");`,
+      `new (require("@pulumi/command").Provider)("command");`,
+      `new (require("@pulumi/kubernetes").Provider)("member", { kubeconfig: new pulumi.Config().require("kubeconfig") });`,
+      "",
+    ].join("\n"),
+  );
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: "floor", workDir: dir },
+    {
+      envVars: { ...local.env },
+      pulumiCommand: await PulumiCommand.get({ root: path.dirname(path.dirname(local.pulumi)) }),
+    },
+  );
+  await stack.setConfig("kubeconfig", { value: estate.bed.members[0].kubeconfigPath });
+  return stack;
+}
+
+async function engineFloor(stack: Stack): Promise<EngineFloor> {
+  const up = await timed(() => stack.up({ ...LOCAL_RUN_OPTIONS, color: "never" }));
+  const noChangeUp = await timed(() => stack.up({ ...LOCAL_RUN_OPTIONS, color: "never" }));
+  const preview = await timed(() => stack.preview({ ...LOCAL_RUN_OPTIONS, color: "never" }));
+  const destroy = await timed(() => stack.destroy({ ...LOCAL_RUN_OPTIONS, color: "never" }));
+  return { up: up.ms, noChangeUp: noChangeUp.ms, preview: preview.ms, destroy: destroy.ms };
+}
+
+/** Health URLs of the control-plane components (`<host>/<component>`), from their ready commands. */
+async function healthProbes(stack: Stack, hosts: readonly string[]): Promise<Map<string, string>> {
+  const probes = new Map<string, string>();
+  for (const r of (await stack.exportStack()).deployment.resources ?? []) {
+    const name: string = r.urn.split("::").pop();
+    const script: unknown = r.inputs?.create;
+    for (const host of hosts) {
+      const prefix = `karmada-${host}-ready-`;
+      const url = typeof script === "string" ? /healthy at (\S+?)'/.exec(script)?.[1] : undefined;
+      if (name.startsWith(prefix) && url) probes.set(`${host}/${name.slice(prefix.length)}`, url);
+    }
+  }
+  return probes;
+}
+
+/** Stops whatever a round left on the hosts and empties their roots: the next `up` starts from nothing. */
+function wipeHosts(estate: LocalEstate): void {
+  for (const host of [...estate.bed.etcdHosts, ...estate.bed.controlPlaneHosts]) {
+    killScriptProcesses(host.root);
+    for (const entry of fs.readdirSync(host.root))
+      fs.rmSync(path.join(host.root, entry), { recursive: true });
+  }
+}
+
+async function round(estate: LocalEstate, index: number): Promise<Round> {
+  console.log(`\n=== round ${index + 1} of ${ROUNDS}`);
+  if (index > 0) wipeHosts(estate);
+  const { stack, local } = await estate.stack();
+  const engine = await engineFloor(await floorStack(estate, local));
+
+  const up = await measured("up", (onEvent) => stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent }));
+  const again = await measured("no-change up", (onEvent) =>
+    stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent }),
+  );
+  const preview = await measured("preview", (onEvent) =>
+    stack.preview({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent }),
+  );
+  const unexpected = [
+    ...changes(again.result.summary.resourceChanges).map((c) => `no-change up: ${c}`),
+    ...changes(preview.result.changeSummary).map((c) => `preview: ${c}`),
+  ];
+  if (unexpected.length) throw new Error(`the unchanged estate reported changes: ${unexpected.join(", ")}`);
+
+  const staged = stageSchedulerVersion(estate, UPGRADE_VERSION);
+  const upgraded = await estate.stack((config) => {
+    config["karmada:controlPlane"].hosts.components.scheduler = {
+      version: UPGRADE_VERSION,
+      binaries: { path: staged },
+    };
+  });
+  const upgrade = await measured(`upgrade ${UPGRADED}`, (onEvent) =>
+    upgraded.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent }),
+  );
+  const updated = changes(upgrade.result.summary.resourceChanges);
+  if (updated.join() !== "update 4") throw new Error(`the upgrade changed ${updated.join(", ")}`);
+
+  const cpHosts = estate.bed.controlPlaneHosts.map((h) => h.name);
+  const services = runningServices(estate.bed, await healthProbes(upgraded.stack, cpHosts));
+  const stop = await stopAllByHand(services);
+  const start = await startAllByHand(services);
+  const roll = await rollByHand(services, `pk-${UPGRADED}`, cpHosts);
+  const tiers = (run: ByHand) => run.tiers.map((t) => `${t.services} ${seconds(t.ms)}`).join(", ");
+  console.log(`by hand (${services.length} services): roll ${UPGRADED} ${seconds(roll)}`);
+  console.log(`  start ${seconds(start.ms)}: ${tiers(start)}`);
+  console.log(`  stop ${seconds(stop.ms)}: ${tiers(stop)}`);
+
+  const destroy = await measured("destroy", (onEvent) =>
+    upgraded.stack.destroy({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent }),
+  );
+  return {
+    up: up.ms,
+    noChangeUp: again.ms,
+    preview: preview.ms,
+    upgrade: upgrade.ms,
+    destroy: destroy.ms,
+    engine,
+    processes: { start: start.ms, roll, stop: stop.ms },
+  };
+}
+
+/** One figure of the bench: what is timed, its target, and what its floor is made of. */
+interface FigureSpec {
+  readonly id: string;
+  readonly figure: string;
+  readonly maxSeconds: number;
+  readonly ours: (r: Round) => number;
+  /** The engine's part of the floor (the floor program's matching operation). */
+  readonly engine: (r: Round) => number;
+  /** The processes' part of the floor, when the operation starts, restarts or stops any. */
+  readonly processes?: { readonly label: string; readonly ms: (r: Round) => number };
+}
+
+const FIGURES: readonly FigureSpec[] = [
+  {
+    id: "up",
+    figure: "binary estate: up from nothing",
+    maxSeconds: 60,
+    ours: (r) => r.up,
+    engine: (r) => r.engine.up,
+    processes: { label: "processes started by hand, install order, healthy", ms: (r) => r.processes.start },
+  },
+  {
+    id: "no-change-up",
+    figure: "binary estate: no-change up",
+    maxSeconds: 10,
+    ours: (r) => r.noChangeUp,
+    engine: (r) => r.engine.noChangeUp,
+  },
+  {
+    id: "preview",
+    figure: "binary estate: preview",
+    maxSeconds: 5,
+    ours: (r) => r.preview,
+    engine: (r) => r.engine.preview,
+  },
+  {
+    id: "upgrade-one-component",
+    figure: `binary estate: ${UPGRADED} upgrade, rolling`,
+    maxSeconds: 10,
+    ours: (r) => r.upgrade,
+    engine: (r) => r.engine.noChangeUp,
+    processes: { label: `${UPGRADED} restarted by hand host by host`, ms: (r) => r.processes.roll },
+  },
+  {
+    id: "destroy",
+    figure: "binary estate: destroy",
+    maxSeconds: 45,
+    ours: (r) => r.destroy,
+    engine: (r) => r.engine.destroy,
+    processes: { label: "processes stopped by hand, destroy order", ms: (r) => r.processes.stop },
+  },
+];
+
+function report(rounds: readonly Round[]): void {
+  const all = (pick: (r: Round) => number) => rounds.map(pick);
+  const m = (pick: (r: Round) => number) => seconds(median(all(pick)));
+  console.log("");
+  for (const f of FIGURES) {
+    const target: BenchTarget = { kind: "seconds", max: f.maxSeconds };
+    reportFigure(
+      figureOf({
+        bench: BENCH,
+        id: `${BENCH}.${f.id}`,
+        figure: f.figure,
+        ours: all(f.ours),
+        baselineLabel: f.processes ? `engine + ${f.processes.label}` : "engine with no resource work",
+        baseline: all((r) => f.engine(r) + (f.processes?.ms(r) ?? 0)),
+        target,
+        note:
+          `floor = engine ${m(f.engine)} (CLI, language host, tls/random/command/kubernetes providers, empty program)` +
+          (f.processes ? ` + ${f.processes.label} ${m(f.processes.ms)}` : ""),
+      }),
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const estate = await startLocalEstate("pk-bench-");
+  const rounds: Round[] = [];
+  try {
+    for (let i = 0; i < ROUNDS; i++) rounds.push(await round(estate, i));
+  } finally {
+    await estate.stop();
+  }
+  report(rounds);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,88 @@
+/**
+ * The bench's bare Pulumi program: registers exactly the requests a recorded run of our components made
+ * — same types through the same SDK classes (the typed @pulumi/kubernetes, tls, random and command
+ * classes, a plain ComponentResource for each component), same names, parents, providers and inputs
+ * (secret values as `pulumi.secret`), and every recorded dependency as a plain `dependsOn` array. It is
+ * the cheapest hand-written program that produces the same graph: no rendering, no validation, no
+ * Outputs between resources.
+ */
+import * as command from "@pulumi/command";
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
+import * as random from "@pulumi/random";
+import * as tls from "@pulumi/tls";
+import { RecordedRequest } from "./graphMocks";
+
+type AnyClass = new (name: string, args: any, opts?: any) => pulumi.Resource;
+type Readable = { get(name: string, id: string, opts?: pulumi.CustomResourceOptions): pulumi.Resource };
+
+/** SDK modules by package name, as the type tokens spell them. */
+const PACKAGES: Readonly<Record<string, any>> = { kubernetes: k8s, tls, random, command };
+
+/**
+ * The typed @pulumi/kubernetes class of `kubernetes:<group>/<version>:<Kind>` for built-in groups
+ * (`core`, `apps`, `*.k8s.io` named by their first label), else undefined (a custom resource).
+ */
+function kubernetesClass(module: string, kind: string): AnyClass | undefined {
+  const [group, version] = module.split("/");
+  const builtIn = !group.includes(".") || group.endsWith(".k8s.io");
+  return builtIn ? (k8s as any)[group.split(".")[0]]?.[version]?.[kind] : undefined;
+}
+
+/** The SDK class a custom resource or provider of type `type` is registered with. */
+function classOf(type: string): AnyClass {
+  const [pkg, module, kind] = type.split(":");
+  if (pkg === "pulumi" && module === "providers") return PACKAGES[kind].Provider;
+  if (pkg === "kubernetes") return kubernetesClass(module, kind) ?? k8s.apiextensions.CustomResource;
+  const found = PACKAGES[pkg]?.[module === "index" || module.startsWith("index/") ? kind : module]?.[kind];
+  const cls = found ?? PACKAGES[pkg]?.[kind];
+  if (!cls) throw new Error(`graph replay: no SDK class for ${type}`);
+  return cls;
+}
+
+/** Recorded inputs with every wire-format secret turned back into `pulumi.secret`. */
+function withSecrets(value: unknown): any {
+  if (Array.isArray(value)) return value.map(withSecrets);
+  if (value && typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    if (record[specialSigKey] === specialSecretSig) return pulumi.secret(withSecrets(record.value));
+    return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, withSecrets(v)]));
+  }
+  return value;
+}
+
+/** A component as a hand-written program declares one: registered, children under it, outputs closed. */
+class BareComponent extends pulumi.ComponentResource {
+  constructor(type: string, name: string, opts: pulumi.ComponentResourceOptions) {
+    super(type, name, {}, opts);
+    this.registerOutputs({});
+  }
+}
+
+/** Registers the recorded graph again, in the recorded order (parents, providers, dependencies first). */
+export function replayGraph(requests: readonly RecordedRequest[]): void {
+  const byUrn = new Map<string, pulumi.Resource>();
+  const resource = (urn: string) => {
+    const found = byUrn.get(urn);
+    if (!found) throw new Error(`graph replay: ${urn} is used before it is registered`);
+    return found;
+  };
+  for (const r of requests) {
+    const providerUrn = r.provider ? r.provider.slice(0, r.provider.lastIndexOf("::")) : "";
+    const opts = {
+      parent: r.parent ? resource(r.parent) : undefined,
+      provider: providerUrn ? (resource(providerUrn) as pulumi.ProviderResource) : undefined,
+      dependsOn: r.dependencies.map(resource),
+    };
+    let created: pulumi.Resource;
+    if (r.op === "read") {
+      created = (classOf(r.type) as unknown as Readable).get(r.name, r.id!, opts);
+    } else if (!r.custom) {
+      created = new BareComponent(r.type, r.name, opts);
+    } else {
+      created = new (classOf(r.type))(r.name, withSecrets(r.inputs), opts);
+    }
+    byUrn.set(r.urn, created);
+  }
+}
