@@ -56,8 +56,16 @@ const STOP_TIERS: readonly (readonly string[])[] = [
 
 const POLL_MS = 50;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The pid a supervisor recorded; undefined while there is none (it removes the file as it exits). */
 const readPid = (file: string): number | undefined => {
-  const pid = fs.existsSync(file) ? Number(fs.readFileSync(file, "utf8").trim()) : NaN;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+  const pid = Number(text.trim());
   return Number.isInteger(pid) && pid > 1 ? pid : undefined;
 };
 const alive = (file: string): boolean => {
