@@ -21,7 +21,7 @@ import { controlPlaneCertificates } from "../lib/pki/certificates";
 import { CaSource, IssuedPki, issuePki } from "../lib/pki/issue";
 import { PkiFile } from "../lib/pki/layout";
 import { RotationSettings } from "../lib/pki/rotation";
-import { PkiFiles, createComponentSecrets } from "./controlplane/credentials";
+import { PkiFiles, createComponentSecrets, resolveCertificatesChecksum } from "./controlplane/credentials";
 import { deployControlPlaneOnHosts } from "./controlplane/hosts";
 import { dependsOnLater } from "./controlplane/dependencies";
 import { KarmadaApiResources, deployKarmadaApiObjects } from "./controlplane/karmadaApi";
@@ -261,11 +261,16 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     const namespace = this.hostNamespace(name, args, host);
     const secrets = createComponentSecrets(name, settings, files, { ...host, dependsOn: namespace });
     const workloads = hostWorkloadManifests(settings);
+    // renewed certificates change the pod templates' checksum annotation: those workloads roll
+    const workload = { ...host, resolve: resolveCertificatesChecksum(files) };
     const apiServer = applyObjects(name, workloads.apiServer, {
-      ...host,
+      ...workload,
       dependsOn: [...secrets, args.etcd],
     });
-    const aggregated = applyObjects(name, workloads.aggregatedApiServer, { ...host, dependsOn: apiServer });
+    const aggregated = applyObjects(name, workloads.aggregatedApiServer, {
+      ...workload,
+      dependsOn: apiServer,
+    });
     const provider = this.karmadaProviderAfter(name, apiServer);
     const karmadaApi = this.karmadaSide(
       name,
@@ -277,7 +282,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     // controllers last: they need the CRDs, webhooks and APIs in place. Registered now (their
     // dependsOn resolves with the CRD bundle) so that members and addons can depend on a plain array.
     const controllers = applyObjects(name, workloads.controllers, {
-      ...host,
+      ...workload,
       dependsOn: dependsOnLater(aggregated, karmadaApi.all),
     });
     return { provider, karmadaApi, controllers };

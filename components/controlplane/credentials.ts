@@ -1,11 +1,20 @@
 import * as pulumi from "@pulumi/pulumi";
 import { KarmadaComponent } from "../../lib/catalog/components";
+import type { KubeObject } from "../../lib/kube/apply";
+import { PLACEHOLDERS, substitute } from "../../lib/manifests/placeholders";
+import { podTemplateName } from "../../lib/manifests/workloads/metadata";
+import { certificatesChecksumOutput } from "../../lib/pki/checksum";
 import { internalApiServerUrl } from "../../lib/controlplane/endpoint";
 import { objectNames } from "../../lib/controlplane/names";
 import { ControlPlaneSettings } from "../../lib/controlplane/settings";
 import { createSecret } from "../../lib/kube/secrets";
 import { kubeconfigOutput } from "../../lib/kubeconfig";
-import { COMPONENT_PKI_FILES, KUBECONFIG_COMPONENTS, PkiFile } from "../../lib/pki/layout";
+import {
+  COMPONENT_PKI_FILES,
+  KUBECONFIG_COMPONENTS,
+  PkiFile,
+  podCertificateFiles,
+} from "../../lib/pki/layout";
 
 /** Looks up the content of a PKI file (control-plane PKI or, for etcd files, the EtcdCluster). */
 export type PkiFiles = (file: PkiFile) => pulumi.Output<string>;
@@ -77,4 +86,18 @@ export function createComponentSecrets(
     }
   }
   return secrets;
+}
+
+/**
+ * The `resolve` of the control plane's workloads: a pod template's certificates-checksum placeholder
+ * becomes the digest of the certificates its component mounts, so renewing them rolls exactly the
+ * workloads that read them.
+ */
+export function resolveCertificatesChecksum(files: PkiFiles): (obj: KubeObject) => Record<string, unknown> {
+  return (obj) => {
+    const component = podTemplateName(obj) as KarmadaComponent | undefined;
+    if (!component || !(component in COMPONENT_PKI_FILES)) return obj;
+    const checksum = certificatesChecksumOutput(podCertificateFiles(component).map(files));
+    return substitute(obj, { [PLACEHOLDERS.certificatesChecksum]: checksum }) as Record<string, unknown>;
+  };
 }

@@ -10,6 +10,8 @@ import {
 } from "../../lib/manifests/etcd";
 import { IssuedPki } from "../../lib/pki/issue";
 import { namespaceObject } from "../../lib/manifests/namespace";
+import { PLACEHOLDERS, substitute } from "../../lib/manifests/placeholders";
+import { certificatesChecksumOutput } from "../../lib/pki/checksum";
 
 /** Resources of an in-cluster etcd, in install order. */
 export interface EtcdInClusterResources {
@@ -58,7 +60,18 @@ export function deployEtcdInCluster(
     { parent, provider, dependsOn: namespace ? [namespace] : [] },
   );
   const manifests = etcdInClusterManifests(settings);
-  const cluster = applyObjects(name, manifests.cluster, { parent, provider, dependsOn: [certSecret] });
+  // renewed member certificates change the pod template's checksum: the StatefulSet rolls, one pod
+  // at a time, each Ready (in quorum) before the next
+  const checksum = certificatesChecksumOutput(
+    (["etcd-ca.crt", "etcd-server.crt", "etcd-peer.crt"] as const).map((file) => pki.file(file)),
+  );
+  const cluster = applyObjects(name, manifests.cluster, {
+    parent,
+    provider,
+    dependsOn: [certSecret],
+    resolve: (obj) =>
+      substitute(obj, { [PLACEHOLDERS.certificatesChecksum]: checksum }) as Record<string, unknown>,
+  });
   // the backup claim holds the snapshots: it survives `pulumi destroy` like the data does
   const isClaim = (o: { kind: string }) => o.kind === "PersistentVolumeClaim";
   const backupOpts = { parent, provider, dependsOn: cluster };

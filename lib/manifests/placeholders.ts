@@ -18,6 +18,11 @@ export const PLACEHOLDERS = {
   caCrt: "@@karmada:ca-crt@@",
   /** URL clients use to reach karmada-apiserver, e.g. `https://10.0.0.10:5443`. */
   apiServerUrl: "@@karmada:apiserver-url@@",
+  /**
+   * SHA-256 of the certificates a pod template mounts (pod-template annotation): renewed certificates
+   * change it, and with it the template, so the workload rolls onto them.
+   */
+  certificatesChecksum: "@@karmada:certificates-sha256@@",
 } as const;
 
 /** One of the {@link PLACEHOLDERS} tokens. */

@@ -3,6 +3,7 @@ export * from "./usages";
 export * from "./sans";
 export * from "./certificates";
 export * from "./rotation";
+export * from "./checksum";
 export * from "./issue-args";
 export * from "./issue";
 export * from "./ca-check";

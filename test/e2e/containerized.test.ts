@@ -11,6 +11,7 @@ import * as path from "path";
 import { findRelease, DEFAULT_KARMADA_VERSION, resolveImage } from "../../lib/catalog";
 import { objectNames } from "../../lib/controlplane/names";
 import { kubeResourceName } from "../../lib/kube/apply";
+import { CERTIFICATES_CHECKSUM_ANNOTATION } from "../../lib/manifests/workloads/metadata";
 import {
   EstateFixture,
   KubeObjectInState,
@@ -18,6 +19,7 @@ import {
   describeChanges,
   e2eTier,
   kubeObjectsInState,
+  leafCertificateResources,
   recordSteps,
   startEstateFixture,
   StateResource,
@@ -193,25 +195,10 @@ tier.describe("containerized control plane on loopback API servers (real engine)
   });
 
   /** Control-plane leaves as key, CSR and certificate URNs (`<name>-<leaf>-key|-csr|-cert`). */
-  function leafResources(resources: readonly StateResource[]): Set<string> {
-    const certs = resources.filter(
-      (r) => r.type === "tls:index/locallySignedCert:LocallySignedCert" && inControlPlane(r.urn),
-    );
-    return new Set(
-      certs.flatMap((cert) => {
-        const [prefix, name] = cert.urn
-          .replace(/-cert$/, "")
-          .split("$tls:index/locallySignedCert:LocallySignedCert::");
-        return [
-          cert.urn,
-          `${prefix}$tls:index/privateKey:PrivateKey::${name}-key`,
-          `${prefix}$tls:index/certRequest:CertRequest::${name}-csr`,
-        ];
-      }),
-    );
-  }
+  const leafResources = (resources: readonly StateResource[]) =>
+    leafCertificateResources(resources, inControlPlane);
 
-  test("rotation preview (generation bumped): leaves replaced, their Secrets and the Karmada provider rewritten; CAs and sa-key untouched", async () => {
+  test("rotation preview (generation bumped): leaves replaced, their Secrets, the workloads mounting them and the Karmada provider rewritten; CAs and sa-key untouched", async () => {
     const resources = await stateResources(fx.stack);
     const leaves = leafResources(resources);
     expect(leaves.size).toBeGreaterThan(0);
@@ -235,13 +222,21 @@ tier.describe("containerized control plane on loopback API servers (real engine)
         (typeOf(urn) === "pulumi:providers:kubernetes" &&
           urn.endsWith("::karmada-karmada") &&
           ops.join() === "update") ||
-        // that provider's inputs are unknown during the preview, so the engine cannot rule out an update
-        (inKarmada.has(urn) && ops.join() === "update");
+        // the pod template's certificates checksum rolls the workload onto the renewed certificates
+        (typeOf(urn) === "kubernetes:apps/v1:Deployment" && inControlPlane(urn) && ops.join() === "update") ||
+        // that provider's inputs are unknown during the preview: the engine cannot diff (it says so
+        // per resource, checked below) and shows an update; the rotation `up` changes none of them
+        (inKarmada.has(urn) && ops.join() === "update" && steps.diffUnavailable.has(urn));
       const unexpected = [...changed.entries()]
         .filter((entry) => !allowed(entry))
         .map(([urn, ops]) => `${urn}: ${ops}`);
       expect(unexpected).toEqual([]);
       expect([...leaves].filter((urn) => !replaces(changed.get(urn) ?? []))).toEqual([]);
+      // every control-plane workload mounts a renewed certificate; etcd's (not rotated) stays
+      const workloads = resources.filter((r) => /:apps\/v1:(Deployment|StatefulSet)$/.test(r.type));
+      expect(
+        workloads.filter((r) => inControlPlane(r.urn) !== (changed.get(r.urn)?.join() === "update")),
+      ).toEqual([]);
       const neverRotated = resources.filter(
         (r) => r.type === "tls:index/selfSignedCert:SelfSignedCert" || /-(sa|ca)-key$/.test(r.urn),
       );
@@ -252,7 +247,7 @@ tier.describe("containerized control plane on loopback API servers (real engine)
     }
   });
 
-  test("rotation up: objects inside Karmada and the workloads stay as they are; the new admin kubeconfig works", async () => {
+  test("rotation up: objects inside Karmada stay as they are; each control-plane workload rolls (new certificates checksum), etcd does not; the new admin kubeconfig works", async () => {
     const before = await stateResources(fx.stack);
     const inKarmada = new Set(
       kubeObjectsInState(before)
@@ -260,15 +255,32 @@ tier.describe("containerized control plane on loopback API servers (real engine)
         .map((o) => o.urn),
     );
     const oldKubeconfig = (await fx.stack.outputs()).adminKubeconfig.value;
+    const schedulerChecksum = (
+      await host.get({
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        namespace: NAMESPACE,
+        name: "karmada-scheduler",
+      })
+    ).spec.template.metadata.annotations[CERTIFICATES_CHECKSUM_ANNOTATION];
+    expect(schedulerChecksum).toMatch(/^[0-9a-f]{64}$/);
     await fx.configure({ pki: { rotation: { generation: 1 } } });
     const steps = recordSteps();
     const result = await fx.stack.up({ onEvent: steps.onEvent });
     expect(result.summary.result).toBe("succeeded");
     const changed = changedResources(steps.steps);
     expect([...changed.keys()].filter((urn) => inKarmada.has(urn))).toEqual([]);
+    const workloads = before.filter((r) => /:apps\/v1:(Deployment|StatefulSet)$/.test(r.type));
+    expect(workloads.filter((r) => inControlPlane(r.urn)).length).toBeGreaterThan(0);
     expect(
-      [...changed.keys()].filter((urn) => /\$kubernetes:apps\/v1:(Deployment|StatefulSet)::/.test(urn)),
+      workloads.filter((r) => inControlPlane(r.urn) !== (changed.get(r.urn)?.join() === "update")),
     ).toEqual([]);
+    // on the host cluster: the pod template carries the digest of the renewed certificates
+    const checksumOf = async (name: string) =>
+      (await host.get({ apiVersion: "apps/v1", kind: "Deployment", namespace: NAMESPACE, name })).spec
+        .template.metadata.annotations[CERTIFICATES_CHECKSUM_ANNOTATION];
+    expect(await checksumOf("karmada-scheduler")).not.toBe(schedulerChecksum);
+    expect(await checksumOf("karmada-scheduler")).toMatch(/^[0-9a-f]{64}$/);
     expect([...leafResources(before)].filter((urn) => !changed.has(urn))).toEqual([]);
     const kubeconfig = (await fx.stack.outputs()).adminKubeconfig.value;
     expect(kubeconfig).not.toBe(oldKubeconfig);

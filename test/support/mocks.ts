@@ -46,7 +46,12 @@ function collectSecrets(value: any, path: string, out: string[]): any {
 }
 
 /** Canned state for resources whose outputs our code reads (PEMs, passwords). */
-function cannedState(type: string, name: string, inputs: Record<string, any>): Record<string, any> {
+function cannedState(
+  type: string,
+  name: string,
+  inputs: Record<string, any>,
+  replacementTrigger?: unknown,
+): Record<string, any> {
   switch (type) {
     case "tls:index/privateKey:PrivateKey":
       return {
@@ -58,7 +63,8 @@ function cannedState(type: string, name: string, inputs: Record<string, any>): R
     case "tls:index/locallySignedCert:LocallySignedCert":
       return {
         ...inputs,
-        certPem: `-----BEGIN CERTIFICATE-----\n${name}\n-----END CERTIFICATE-----\n`,
+        // a renewed certificate (new replacement trigger) has new content, as with the real provider
+        certPem: `-----BEGIN CERTIFICATE-----\n${name}${replacementTrigger ? ` ${JSON.stringify(replacementTrigger)}` : ""}\n-----END CERTIFICATE-----\n`,
         validityEndTime: "2036-01-01T00:00:00Z",
       };
     case "tls:index/certRequest:CertRequest":
@@ -75,14 +81,19 @@ function cannedState(type: string, name: string, inputs: Record<string, any>): R
 }
 
 class RecordingMonitor extends MockMonitor {
+  /** Replacement triggers by resource name: a certificate renewed by its trigger gets a new PEM. */
+  private readonly triggers: Map<string, unknown>;
+
   constructor(private readonly records: Registration[]) {
+    const triggers = new Map<string, unknown>();
     super({
       newResource: (args: pulumi.runtime.MockResourceArgs) => ({
         id: args.custom ? `${args.name}-id` : undefined,
-        state: cannedState(args.type, args.name, args.inputs),
+        state: cannedState(args.type, args.name, args.inputs, triggers.get(args.name)),
       }),
       call: (args: pulumi.runtime.MockCallArgs) => args.inputs,
     });
+    this.triggers = triggers;
   }
 
   /** Tolerates outputs of a resource registered with a previous monitor (tests swap monitors). */
@@ -95,6 +106,8 @@ class RecordingMonitor extends MockMonitor {
     const secretPaths: string[] = [];
     const inputs = collectSecrets(req.getObject()?.toJavaScript() ?? {}, "", secretPaths);
     const urn = (this as any).newUrn(req.getParent(), req.getType(), req.getName());
+    const replacementTrigger = req.getReplacementTrigger?.()?.toJavaScript();
+    this.triggers.set(req.getName(), replacementTrigger);
     this.records.push({
       type: req.getType(),
       name: req.getName(),
@@ -112,7 +125,7 @@ class RecordingMonitor extends MockMonitor {
       inputs,
       secretPaths,
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
-      replacementTrigger: req.getReplacementTrigger?.()?.toJavaScript(),
+      replacementTrigger,
       protect: req.getProtect() ?? false,
       retainOnDelete: req.getRetainondelete() ?? false,
       provider: req.getProvider(),

@@ -3,6 +3,7 @@ import { k8s } from "cdk8s-plus-33";
 import { EtcdInClusterSettings } from "../../etcd/settings";
 import type { KubeObject } from "../../kube/apply";
 import { synthChart } from "../karmada/chart";
+import { certificatesChecksumAnnotation } from "../workloads/metadata";
 import {
   LIVENESS_TIMING,
   READINESS_TIMING,
@@ -68,7 +69,7 @@ function addEtcdCluster(chart: Chart, settings: EtcdInClusterSettings): void {
       template: {
         metadata: {
           labels: etcdLabels(settings, settings.labels),
-          annotations: Object.keys(settings.annotations).length > 0 ? { ...settings.annotations } : undefined,
+          annotations: { ...settings.annotations, ...certificatesChecksumAnnotation() },
         },
         spec: memberPod(settings, selector),
       },

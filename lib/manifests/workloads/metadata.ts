@@ -1,4 +1,5 @@
 import { KarmadaComponent } from "../../catalog/components";
+import { PLACEHOLDERS } from "../placeholders";
 
 /** Label every object of ours carries: who manages it. */
 export const MANAGED_BY = { "app.kubernetes.io/managed-by": "pulumi-karmada" } as const;
@@ -10,6 +11,27 @@ export const PART_OF = { "app.kubernetes.io/part-of": "karmada" } as const;
  * servers have no kubelets (pods never run); production always waits.
  */
 export const SKIP_AWAIT_ANNOTATION = "pulumi.com/skipAwait";
+
+/**
+ * Pod-template annotation holding the SHA-256 of the certificates the pods mount. A Secret's new data
+ * alone restarts nothing (kubeconfig client certificates are read once at start); a changed template
+ * rolls the workload. Its value is {@link PLACEHOLDERS.certificatesChecksum}, resolved when applied.
+ */
+export const CERTIFICATES_CHECKSUM_ANNOTATION = "karmada.pulumi.io/certificates-sha256";
+
+/** The pod-template annotation of {@link CERTIFICATES_CHECKSUM_ANNOTATION}, its value still a placeholder. */
+export const certificatesChecksumAnnotation = (): Record<string, string> => ({
+  [CERTIFICATES_CHECKSUM_ANNOTATION]: PLACEHOLDERS.certificatesChecksum,
+});
+
+/** The `app.kubernetes.io/name` of a workload's pod template, or undefined for an object without one. */
+export function podTemplateName(obj: {
+  readonly spec?: unknown;
+  readonly [field: string]: unknown;
+}): string | undefined {
+  const spec = obj.spec as { template?: { metadata?: { labels?: Record<string, string> } } } | undefined;
+  return spec?.template?.metadata?.labels?.["app.kubernetes.io/name"];
+}
 
 /**
  * Labels that select a workload's pods. Immutable once a Deployment or StatefulSet exists, so they hold

@@ -7,7 +7,7 @@ import { ControlPlaneSettings } from "../../controlplane/settings";
 import type { KubeObject } from "../../kube/apply";
 import { KUBECONFIG_DIR, PKI_DIR } from "../../pki/layout";
 import { synthChart } from "../karmada/chart";
-import { objectAnnotations, objectLabels, selectorLabels } from "./metadata";
+import { certificatesChecksumAnnotation, objectAnnotations, objectLabels, selectorLabels } from "./metadata";
 import {
   LIVENESS_TIMING,
   READINESS_TIMING,
@@ -96,7 +96,7 @@ export function addComponentWorkload(chart: Chart, settings: ControlPlaneSetting
       replicas: own.replicas,
       selector: { matchLabels: selector },
       template: {
-        metadata: { labels, annotations: nonEmpty(own.annotations) },
+        metadata: { labels, annotations: { ...own.annotations, ...certificatesChecksumAnnotation() } },
         spec: {
           // Components talk to karmada-apiserver with their kubeconfig, never to the host cluster.
           automountServiceAccountToken: false,
@@ -154,10 +154,6 @@ function containerPorts(
   return named
     .filter((entry): entry is [string, number] => entry[1] !== undefined)
     .map(([name, containerPort]) => ({ name, containerPort, protocol: "TCP" }));
-}
-
-function nonEmpty(map: Readonly<Record<string, string>>): Record<string, string> | undefined {
-  return Object.keys(map).length > 0 ? { ...map } : undefined;
 }
 
 /** Synthesizes one component's objects as plain JSON. */

@@ -50,3 +50,28 @@ export function kubeObjectsInState(resources: readonly StateResource[]): KubeObj
       namespace: r.outputs.metadata.namespace,
     }));
 }
+
+/**
+ * The resources of each leaf certificate in `resources` (`<prefix>-cert`, its `-key` and `-csr`), by URN:
+ * what a rotation replaces. `include` narrows the certificates (e.g. one component's subtree).
+ */
+export function leafCertificateResources(
+  resources: readonly StateResource[],
+  include: (urn: string) => boolean = () => true,
+): Set<string> {
+  const certs = resources.filter(
+    (r) => r.type === "tls:index/locallySignedCert:LocallySignedCert" && include(r.urn),
+  );
+  return new Set(
+    certs.flatMap((cert) => {
+      const [prefix, name] = cert.urn
+        .replace(/-cert$/, "")
+        .split("$tls:index/locallySignedCert:LocallySignedCert::");
+      return [
+        cert.urn,
+        `${prefix}$tls:index/privateKey:PrivateKey::${name}-key`,
+        `${prefix}$tls:index/certRequest:CertRequest::${name}-csr`,
+      ];
+    }),
+  );
+}

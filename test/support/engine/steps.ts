@@ -19,15 +19,26 @@ export interface StepRecord {
 /** A step log: pass `onEvent` to preview/up/destroy, then read `steps`. */
 export interface StepRecorder {
   readonly steps: StepRecord[];
+  /**
+   * Resources the engine could not diff because their provider's configuration is unknown during the
+   * preview (it shows them as updates and says so in a warning per resource).
+   */
+  readonly diffUnavailable: Set<string>;
   readonly onEvent: (event: EngineEvent) => void;
 }
 
-/** Records every resource pre-event. */
+/** Records every resource pre-event, and the engine's "diff unavailable" warnings. */
 export function recordSteps(): StepRecorder {
   const steps: StepRecord[] = [];
+  const diffUnavailable = new Set<string>();
   return {
     steps,
+    diffUnavailable,
     onEvent: (event) => {
+      const diag = event.diagnosticEvent;
+      if (diag?.urn && /inputs that are not known during preview/.test(diag.message)) {
+        diffUnavailable.add(diag.urn);
+      }
       const md = event.resourcePreEvent?.metadata;
       if (!md) return;
       steps.push({ op: md.op, urn: md.urn, type: md.type, name: parseUrn(md.urn).name });

@@ -1,3 +1,4 @@
+import { CERTIFICATES_CHECKSUM_ANNOTATION } from "../../../lib/manifests/workloads/metadata";
 import { buildEstate } from "../../support/estate";
 import { Registration } from "../../support/mocks";
 
@@ -49,13 +50,57 @@ describe("certificate rotation", () => {
     }
   });
 
-  it("what a rotation touches downstream is only Secrets and kubeconfig consumers", async () => {
+  it("what a rotation touches downstream is only Secrets, kubeconfig consumers and the workloads mounting them", async () => {
     const { records } = await build(0);
     const leaves = new Set(
       records.filter((r) => r.type === "tls:index/locallySignedCert:LocallySignedCert").map((r) => r.urn),
     );
-    const touched = new Set(downstream(records, leaves).map((r) => r.type));
-    expect([...touched].sort()).toEqual(["kubernetes:core/v1:Secret", "pulumi:providers:kubernetes"]);
+    const touched = downstream(records, leaves);
+    expect([...new Set(touched.map((r) => r.type))].sort()).toEqual([
+      "kubernetes:apps/v1:Deployment",
+      "kubernetes:apps/v1:StatefulSet",
+      "kubernetes:core/v1:Secret",
+      "pulumi:providers:kubernetes",
+    ]);
+    // every workload that mounts a certificate rolls with it (its pod template's checksum), and no other
+    const workloads = records.filter((r) => /:apps\/v1:(Deployment|StatefulSet)$/.test(r.type));
+    expect(workloads.length).toBeGreaterThan(0);
+    expect(
+      touched
+        .filter((r) => workloads.includes(r))
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(workloads.map((r) => r.name).sort());
+  });
+
+  it("a rotation changes the certificates checksum of each workload's pod template, and nothing else in it", async () => {
+    const templates = async (generation: number) => {
+      const { records } = await build(generation);
+      return new Map(
+        records
+          .filter((r) => /:apps\/v1:(Deployment|StatefulSet)$/.test(r.type))
+          .map((r) => [r.name, (r.inputs as any).spec.template]),
+      );
+    };
+    const [before, after] = [await templates(0), await templates(0)];
+    const rotated = await templates(1);
+    expect(after).toEqual(before); // deterministic: an unchanged estate keeps its checksums
+    expect(before.size).toBeGreaterThan(0);
+    for (const [name, template] of before) {
+      const renewed = rotated.get(name);
+      const checksum = (t: any) => t.metadata.annotations[CERTIFICATES_CHECKSUM_ANNOTATION];
+      expect(checksum(template)).toMatch(/^[0-9a-f]{64}$/);
+      expect(checksum(renewed)).toMatch(/^[0-9a-f]{64}$/);
+      expect({ name, same: checksum(renewed) === checksum(template) }).toEqual({ name, same: false });
+      const without = (t: any) => ({
+        ...t,
+        metadata: {
+          ...t.metadata,
+          annotations: { ...t.metadata.annotations, [CERTIFICATES_CHECKSUM_ANNOTATION]: "" },
+        },
+      });
+      expect(without(renewed)).toEqual(without(template));
+    }
   });
 
   it("renews on a plain `pulumi up` before expiry, and not before the renew window", async () => {
