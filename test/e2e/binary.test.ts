@@ -10,19 +10,27 @@
  */
 import { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { execFile, execFileSync } from "child_process";
+import { createHash } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import { promisify } from "util";
 import { startSshd, stopSshd } from "../../scripts/sandbox/bed";
 import { removeSample, SAMPLE, startAgentsAndWait, writeAdminKubeconfig } from "../../scripts/sandbox/estate";
-import { LOCAL_RUN_OPTIONS, LocalStack } from "../../scripts/sandbox/stack";
+import { LOCAL_RUN_OPTIONS, LocalStack, SettingsEdit } from "../../scripts/sandbox/stack";
 import {
+  changedResources,
+  describeChanges,
   e2eTier,
+  kubeObjectsInState,
+  leafCertificateResources,
   LOCAL_ESTATE_NEEDS,
+  recordSteps,
+  stateResources,
   LocalEstate,
   stageSchedulerVersion,
   startLocalEstate,
 } from "../support/engine";
+import { parseUrn } from "../../lib/preview/urn";
 import { requireBinary } from "../support/kube/binaries";
 import {
   ApiCredentials,
@@ -36,6 +44,7 @@ import { isRunning } from "../support/kube/processes";
 jest.setTimeout(3_600_000);
 
 const execFileAsync = promisify(execFile);
+const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 
 const CONTROL_PLANE = [
   "karmada-apiserver",
@@ -91,6 +100,8 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
   let local: LocalStack;
   let karmada: ApiCredentials;
   let adminKubeconfigFile: string;
+  /** The scheduler upgrade's config edit, kept by the stacks of later tests. */
+  let upgradeScheduler: SettingsEdit = () => undefined;
   const hostRoot = (name: string) =>
     [...estate.bed.controlPlaneHosts, ...estate.bed.etcdHosts].find((h) => h.name === name)!.root;
   /** pid of a component's process on a control-plane host (supervisor runner). */
@@ -338,9 +349,10 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     const pidsBefore = Object.fromEntries(
       ["cp1", "cp2"].flatMap((h) => CONTROL_PLANE.map((c) => [`${h}/${c}`, componentPid(h, c)])),
     );
-    const upgraded = await estate.stack((config) => {
+    upgradeScheduler = (config) => {
       config["karmada:controlPlane"].hosts.components.scheduler = { version, binaries: { path: staged } };
-    });
+    };
+    const upgraded = await estate.stack(upgradeScheduler);
     const events = eventLog();
     await timed("upgrade karmada-scheduler", () =>
       upgraded.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: events.onEvent }),
@@ -374,6 +386,201 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
         expect(componentPid(host.name, component)).toBe(pidsBefore[`${host.name}/${component}`]);
       }
     }
+  });
+
+  /** sha256 of every certificate, key and kubeconfig under the hosts' config dirs, by `host:path`. */
+  function pkiDigests(): Map<string, string> {
+    const digests = new Map<string, string>();
+    const walk = (host: string, root: string, dir: string) => {
+      if (!fs.existsSync(dir)) return;
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(host, root, file);
+        else if (/\.(crt|key|pub|config)$/.test(entry.name))
+          digests.set(`${host}:${path.relative(root, file)}`, sha256(fs.readFileSync(file)));
+      }
+    };
+    for (const host of [...estate.bed.controlPlaneHosts, ...estate.bed.etcdHosts]) {
+      for (const dir of ["etc/karmada", "etc/etcd"]) walk(host.name, host.root, path.join(host.root, dir));
+    }
+    return digests;
+  }
+
+  test("certificate rotation: the preview lists leaves, the host commands carrying them and restarts; `up` renews every leaf, keeps the CAs and sa key byte-identical, restarts every process, members stay Ready", async () => {
+    const rotate: SettingsEdit = (config) => {
+      upgradeScheduler(config);
+      config["karmada:controlPlane"].pki = { rotation: { generation: 1 } };
+      config["karmada:etcd"].pki = { rotation: { generation: 1 } };
+    };
+    const rotated = await estate.stack(rotate);
+    const before = await stateResources(rotated.stack);
+    // the providers for karmada-apiserver with the admin identity: the control plane's and each pull
+    // member's adopting one (its Cluster object may already exist, made by the agent)
+    const isKarmadaProvider = (name: string) => name === "karmada-karmada" || name.endsWith("-karmada-adopt");
+    const inKarmada = new Set(
+      kubeObjectsInState(before)
+        .filter((o) => isKarmadaProvider(o.providerName))
+        .map((o) => o.urn),
+    );
+
+    // preview: what a reviewer reads
+    const previewed = recordSteps();
+    await timed("rotation preview", () =>
+      rotated.stack.preview({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: previewed.onEvent }),
+    );
+    const changed = changedResources(previewed.steps);
+    const typeOf = (urn: string) => previewed.steps.find((st) => st.urn === urn)!.type;
+    // the leaves of the control plane and etcd (members' credentials rotate with their own
+    // `credentialGeneration`, untouched here)
+    const leafParts = leafCertificateResources(before, (urn) =>
+      /::karmada:index:(KarmadaControlPlane|EtcdCluster)\$/.test(urn),
+    );
+    expect(leafParts.size).toBeGreaterThan(30); // 10+ leaves: certificate, key and request each
+    const classify = ([urn, ops]: [string, string[]]): string => {
+      const op = ops.join();
+      if (leafParts.has(urn) && ops.some((o) => o.includes("replace"))) return "leaf";
+      // files onto the hosts (install/bundle scripts) and the restarts/health checks after them
+      if (typeOf(urn) === "command:remote:Command" && op === "update") return "host command";
+      if (
+        typeOf(urn) === "pulumi:providers:kubernetes" &&
+        isKarmadaProvider(parseUrn(urn).name) &&
+        op === "update"
+      )
+        return "karmada provider";
+      if (inKarmada.has(urn) && op === "update" && previewed.diffUnavailable.has(urn))
+        return "diff unavailable";
+      // a Secret carrying a renewed certificate or a kubeconfig with one (e.g. a pull agent's)
+      if (typeOf(urn) === "kubernetes:core/v1:Secret" && /update|replace/.test(op)) return "secret";
+      // the members' kube-system namespaces, read for the Clusters' ids, never changed
+      if (op === "read") return "read";
+      return `unexpected: ${op}`;
+    };
+    const byClass = new Map<string, string[]>();
+    for (const entry of changed) {
+      const cls = classify(entry);
+      byClass.set(cls, [...(byClass.get(cls) ?? []), parseUrn(entry[0]).name]);
+    }
+    expect([...byClass.entries()].filter(([cls]) => cls.startsWith("unexpected"))).toEqual([]);
+    console.log(
+      `rotation preview, changed resources by class:\n${[...byClass.entries()]
+        .map(([cls, names]) => `  ${cls} (${names.length}): ${names.sort().join(" ")}`)
+        .join("\n")}`,
+    );
+    expect([...leafParts].filter((urn) => !changed.has(urn))).toEqual([]);
+    const neverRotated = before.filter(
+      (r) => r.type === "tls:index/selfSignedCert:SelfSignedCert" || /-(sa|ca)-key$/.test(r.urn),
+    );
+    expect(neverRotated.length).toBeGreaterThan(2);
+    expect(neverRotated.filter((r) => changed.has(r.urn)).map((r) => r.urn)).toEqual([]);
+    // every control-plane component restarts on every host, each etcd member restarts
+    const commands = byClass.get("host command") ?? [];
+    for (const host of estate.bed.controlPlaneHosts)
+      for (const component of CONTROL_PLANE) expect(commands).toContain(`karmada-${host.name}-${component}`);
+    expect(commands.filter((c) => /etcd/.test(c)).length).toBeGreaterThanOrEqual(estate.bed.etcdHosts.length);
+
+    // up: members watched for Ready the whole time, with the old admin credentials (still valid)
+    const digestsBefore = pkiDigests();
+    const pidsBefore = new Map(
+      estate.bed.controlPlaneHosts.flatMap((h) =>
+        CONTROL_PLANE.map((c) => [`${h.name}/${c}`, componentPid(h.name, c)] as const),
+      ),
+    );
+    const watch = { reads: 0, notReady: [] as string[], done: false };
+    const watching = (async () => {
+      while (!watch.done) {
+        const answer = await apiRequest(karmada, "GET", "/apis/cluster.karmada.io/v1alpha1/clusters").catch(
+          () => undefined,
+        );
+        if (answer?.status === 200) {
+          watch.reads++;
+          for (const c of answer.body.items) {
+            const ready = c.status?.conditions?.find((cond: any) => cond.type === "Ready")?.status;
+            if (ready !== "True") watch.notReady.push(`${c.metadata.name}: ${ready}`);
+          }
+        }
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    })();
+    const applied = recordSteps();
+    try {
+      const result = await timed("rotation up", () =>
+        rotated.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: applied.onEvent }),
+      );
+      expect(result.summary.result).toBe("succeeded");
+    } finally {
+      watch.done = true;
+      await watching;
+    }
+    stack = rotated.stack;
+    expect(watch.reads).toBeGreaterThan(5);
+    expect(watch.notReady).toEqual([]);
+    // the `up` changed nothing inside Karmada: those preview lines were the engine's "diff unavailable"
+    expect([...changedResources(applied.steps).keys()].filter((urn) => inKarmada.has(urn))).toEqual([]);
+
+    // on the hosts: CAs and the service-account key byte-identical, every leaf new
+    const digestsAfter = pkiDigests();
+    expect([...digestsAfter.keys()].sort()).toEqual([...digestsBefore.keys()].sort());
+    const isCaOrSa = (file: string) =>
+      /\/(ca|front-proxy-ca|etcd-ca)\.(crt|key)$|\/sa\.(key|pub)$/.test(file) ||
+      /etc\/etcd\/pki\/ca\.crt$/.test(file);
+    const kept = [...digestsBefore.keys()].filter(isCaOrSa);
+    expect(kept.length).toBeGreaterThan(10);
+    expect(kept.filter((f) => digestsAfter.get(f) !== digestsBefore.get(f))).toEqual([]);
+    // kube-controller-manager's serving/ pair is self-signed by the process itself, not one of our leaves
+    const renewed = [...digestsBefore.keys()].filter(
+      (f) => !isCaOrSa(f) && /\.(crt|config)$/.test(f) && !f.includes("/serving/"),
+    );
+    expect(renewed.length).toBeGreaterThan(10);
+    expect(renewed.filter((f) => digestsAfter.get(f) === digestsBefore.get(f))).toEqual([]);
+    // every process that reads a renewed certificate runs anew
+    for (const [key, pid] of pidsBefore) {
+      const [host, component] = key.split("/");
+      expect({ key, restarted: componentPid(host, component) !== pid }).toEqual({ key, restarted: true });
+    }
+
+    // the new admin kubeconfig works with karmadactl; the propagated Deployment keeps being reconciled
+    adminKubeconfigFile = writeAdminKubeconfig(estate.dir, rotated.local);
+    karmada = credentialsFromKubeconfig(fs.readFileSync(adminKubeconfigFile, "utf8"));
+    const karmadactl = requireBinary("karmadactl");
+    const { stdout } = await execFileAsync(karmadactl, [
+      "--kubeconfig",
+      adminKubeconfigFile,
+      "get",
+      "clusters",
+    ]);
+    expect(stdout.match(/\bTrue\b/g)?.length).toBe(3);
+    await execFileAsync(karmadactl, [
+      "--kubeconfig",
+      adminKubeconfigFile,
+      "set",
+      "image",
+      "deployment/nginx",
+      "nginx=nginx:1.27-rotated",
+      "-n",
+      "default",
+    ]);
+    await timed("propagation after rotation", () =>
+      waitFor(
+        "the new image in every member",
+        async () => {
+          for (const member of estate.bed.members) {
+            const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
+            const d = await apiGet(creds, "/apis/apps/v1/namespaces/default/deployments/nginx").catch(
+              () => undefined,
+            );
+            if (d?.spec.template.spec.containers[0].image !== "nginx:1.27-rotated") return false;
+          }
+          return true;
+        },
+        300_000,
+        2000,
+      ),
+    );
+
+    // and a further `up` is quiet
+    const again = recordSteps();
+    await rotated.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: again.onEvent });
+    expect(describeChanges(again.steps.filter((st) => st.op !== "read"))).toEqual([]);
   });
 
   test("destroy (after the sample leaves Karmada) unjoins every member and leaves the hosts clean", async () => {
