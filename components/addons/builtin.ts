@@ -14,7 +14,7 @@ import { PLACEHOLDERS, substitute } from "../../lib/manifests/placeholders";
 import { issuePki } from "../../lib/pki/issue";
 import { PkiFile } from "../../lib/pki/layout";
 import { ConfigError } from "../../lib/validation/errors";
-import { componentKubeconfig } from "../controlplane/credentials";
+import { componentKubeconfig, resolveCertificatesChecksum } from "../controlplane/credentials";
 import type { EtcdCluster } from "../etcdCluster";
 import type { KarmadaControlPlane } from "../karmadaControlPlane";
 
@@ -94,6 +94,8 @@ export function installBuiltin(
   const workload = applyObjects(ctx.name, builtinWorkloads(settings, kind), {
     ...host,
     dependsOn: [...cp.controllers, ...secrets],
+    // renewed certificates roll the workload, as for the control plane's own
+    resolve: resolveCertificatesChecksum(files, builtinPkiFiles),
   });
   const caBundle = cp.caCertPem.apply((pem) => Buffer.from(pem).toString("base64"));
   const apis = applyObjects(ctx.name, builtinApiObjects(settings, kind), {

@@ -90,14 +90,19 @@ export function createComponentSecrets(
 
 /**
  * The `resolve` of the control plane's workloads: a pod template's certificates-checksum placeholder
- * becomes the digest of the certificates its component mounts, so renewing them rolls exactly the
- * workloads that read them.
+ * becomes the digest of the certificates its component mounts (its cert Secret holds `secretFiles`),
+ * so renewing them rolls exactly the workloads that read them.
  */
-export function resolveCertificatesChecksum(files: PkiFiles): (obj: KubeObject) => Record<string, unknown> {
+export function resolveCertificatesChecksum(
+  files: PkiFiles,
+  secretFiles: (component: KarmadaComponent) => readonly PkiFile[] = (c) => COMPONENT_PKI_FILES[c],
+): (obj: KubeObject) => Record<string, unknown> {
   return (obj) => {
     const component = podTemplateName(obj) as KarmadaComponent | undefined;
     if (!component || !(component in COMPONENT_PKI_FILES)) return obj;
-    const checksum = certificatesChecksumOutput(podCertificateFiles(component).map(files));
+    const checksum = certificatesChecksumOutput(
+      podCertificateFiles(component, secretFiles(component)).map(files),
+    );
     return substitute(obj, { [PLACEHOLDERS.certificatesChecksum]: checksum }) as Record<string, unknown>;
   };
 }

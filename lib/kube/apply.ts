@@ -1,5 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import { findPlaceholders } from "../manifests/placeholders";
 
 /** A plain Kubernetes object as synthesized by cdk8s. */
 export interface KubeObject {
@@ -66,6 +67,19 @@ function assertNotSecret(obj: KubeObject): void {
 }
 
 /**
+ * An object applied without `resolve` must not carry a placeholder: it would reach the cluster as the
+ * literal token (e.g. a pod annotation `@@karmada:certificates-sha256@@`).
+ */
+function assertNoPlaceholders(obj: KubeObject): void {
+  const uses = findPlaceholders(obj);
+  if (uses.length > 0) {
+    throw new Error(
+      `${obj.kind} ${obj.metadata.name} holds placeholder ${uses[0].token} at ${uses[0].path} but is applied without resolve`,
+    );
+  }
+}
+
+/**
  * Pulumi name of an applied object; public contract (renaming replaces the object), so it is derived
  * only from the owner prefix, kind, namespace and name: `${prefix}-${kind}-${namespace}-${name}`.
  */
@@ -98,6 +112,7 @@ export function applyObjects(
 ): pulumi.CustomResource[] {
   return objects.map((obj) => {
     assertNotSecret(obj);
+    if (!opts.resolve) assertNoPlaceholders(obj);
     const key = `${obj.apiVersion}/${obj.kind}`;
     const Typed = TYPED_KINDS[key];
     const inputs = opts.resolve ? opts.resolve(obj) : obj;

@@ -111,11 +111,15 @@ export const COMPONENT_PKI_FILES: Readonly<Record<KarmadaComponent, readonly Pki
 
 /** Path of a PKI file inside a container or on a host. */
 /**
- * The certificates a component's pods read: the public files of its certificate Secret and, for a
- * component with a kubeconfig, its client certificate. Their digest rolls the workload on renewal.
+ * The certificates a component's pods read: the public files of its certificate Secret (`secretFiles`,
+ * by default the control plane's table) and, for a component with a kubeconfig, its client certificate.
+ * Their digest rolls the workload on renewal.
  */
-export function podCertificateFiles(component: KarmadaComponent): PkiFile[] {
-  const own = COMPONENT_PKI_FILES[component].filter((file) => !file.endsWith(".key"));
+export function podCertificateFiles(
+  component: KarmadaComponent,
+  secretFiles: readonly PkiFile[] = COMPONENT_PKI_FILES[component],
+): PkiFile[] {
+  const own = secretFiles.filter((file) => !file.endsWith(".key"));
   return KUBECONFIG_COMPONENTS.includes(component) ? [...own, `${component}-client.crt`] : own;
 }
 

@@ -549,16 +549,14 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       "clusters",
     ]);
     expect(stdout.match(/\bTrue\b/g)?.length).toBe(3);
-    await execFileAsync(karmadactl, [
-      "--kubeconfig",
-      adminKubeconfigFile,
-      "set",
-      "image",
-      "deployment/nginx",
-      "nginx=nginx:1.27-rotated",
-      "-n",
-      "default",
-    ]);
+    const patched = await apiRequest(
+      karmada,
+      "PATCH",
+      "/apis/apps/v1/namespaces/default/deployments/nginx",
+      // a merge patch replaces the list: the sample's only container, whole
+      { spec: { template: { spec: { containers: [{ name: "nginx", image: "nginx:1.27-rotated" }] } } } },
+    );
+    expect(patched.status).toBe(200);
     await timed("propagation after rotation", () =>
       waitFor(
         "the new image in every member",

@@ -12,6 +12,7 @@
  * CertificateSigningRequest); built-in addons and the scheduler estimator. One API server for the
  * file, on 127.0.9.x (this suite's range).
  */
+import { certificatesChecksum } from "../../lib/pki/checksum";
 import { execFileSync } from "child_process";
 import { createHash } from "node:crypto";
 import fc from "fast-check";
@@ -2014,6 +2015,7 @@ function fill(objects: readonly KubeObject[], caPem: string, apiServerUrl: strin
     [PLACEHOLDERS.caBundle]: Buffer.from(caPem).toString("base64"),
     [PLACEHOLDERS.caCrt]: caPem,
     [PLACEHOLDERS.apiServerUrl]: apiServerUrl,
+    [PLACEHOLDERS.certificatesChecksum]: certificatesChecksum([caPem]),
   };
   return objects.map(
     (obj) =>

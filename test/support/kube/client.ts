@@ -43,7 +43,11 @@ export function apiRequest(
         key: creds.keyPem,
         timeout: timeoutMs,
         headers: payload
-          ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }
+          ? {
+              // PATCH bodies are JSON merge patches
+              "content-type": method === "PATCH" ? "application/merge-patch+json" : "application/json",
+              "content-length": Buffer.byteLength(payload),
+            }
           : {},
       },
       (res) => readResponse(res).then(resolve, reject),

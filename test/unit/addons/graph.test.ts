@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import { Addon } from "../../../components/addon";
 import { MemberRegistration } from "../../../components/memberRegistration";
+import { CERTIFICATES_CHECKSUM_ANNOTATION } from "../../../lib/manifests/workloads/metadata";
 import { simulateControllers } from "../members/simulate";
 import { buildEstate, Estate } from "../../support/estate";
 import { find, Registration, settle } from "../../support/mocks";
@@ -98,6 +99,10 @@ describe("Addon", () => {
     expect(container.image).toBe("mirror.local/karmada/karmada-search:v1.18.2");
     expect(container.args.some((a: string) => a.startsWith("--requestheader-client-ca-file"))).toBe(false);
     expect(container.args).toContain("--etcd-certfile=/etc/karmada/pki/etcd-client.crt");
+    // the pod template carries the digest of its certificates (rolls on renewal), never the placeholder
+    expect(deployment.spec.template.metadata.annotations[CERTIFICATES_CHECKSUM_ANNOTATION]).toMatch(
+      /^[0-9a-f]{64}$/,
+    );
     const cert = mine.get("Secret/karmada-system/karmada-search-cert")!;
     expect(Object.keys(cert.inputs.stringData).sort()).toEqual([
       "ca.crt",

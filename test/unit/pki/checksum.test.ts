@@ -1,4 +1,5 @@
 import * as fc from "fast-check";
+import { builtinPkiFiles } from "../../../lib/addons/builtins";
 import { CORE_COMPONENTS, OPTIONAL_COMPONENTS } from "../../../lib/catalog";
 import { KarmadaComponent } from "../../../lib/catalog/components";
 import { resolveEtcdInClusterSettings, EtcdInClusterArgs } from "../../../lib/etcd/settings";
@@ -65,6 +66,12 @@ describe("podCertificateFiles", () => {
       for (const file of files.filter((f) => f !== client))
         expect(COMPONENT_PKI_FILES[component]).toContain(file);
     }
+  });
+
+  it("follows the Secret's own file list when given one (a built-in addon's Secret is narrower)", () => {
+    const files = podCertificateFiles("karmada-search", builtinPkiFiles("karmada-search"));
+    expect(files).not.toContain("front-proxy-ca.crt");
+    expect(files).toEqual(expect.arrayContaining(["ca.crt", "search.crt", "karmada-search-client.crt"]));
   });
 
   it("covers every leaf certificate a component's Secret carries", () => {
