@@ -1,12 +1,19 @@
 /** Runs a Pulumi program module (stack or example) under recording mocks with the given config. */
 import * as pulumi from "@pulumi/pulumi";
+import * as settings from "@pulumi/pulumi/runtime/settings";
 import { Registration, recordResources } from "./mocks";
 
-/** Waits until no new resource has been registered for a while (CRDs and controllers register asynchronously). */
-export async function untilQuiet(records: Registration[], quietMs = 300, timeoutMs = 20000): Promise<void> {
+/**
+ * Waits until the program has registered everything: the runtime's RPC queue is drained (what the engine
+ * itself waits for before it ends a program) and stays drained with no new registration for `quietMs`.
+ * A fixed quiet period alone returned early on a loaded CI machine.
+ */
+export async function untilQuiet(records: Registration[], quietMs = 300, timeoutMs = 60000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = -1;
   while (Date.now() < deadline) {
+    // waitForRPCs is internal to @pulumi/pulumi (not in its typings) but is the engine's own drain check
+    await (settings as unknown as { waitForRPCs: () => Promise<void> }).waitForRPCs();
     if (records.length === last) return;
     last = records.length;
     await new Promise((resolve) => setTimeout(resolve, quietMs));
