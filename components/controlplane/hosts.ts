@@ -11,17 +11,24 @@ import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
 import { ControlPlaneComponent } from "../../lib/controlplane/flags-ports";
 import {
+  CONTROL_PLANE_STOP_GRACE_SECONDS,
   ControlPlaneHostCommand,
   ControlPlaneHostsSettings,
   ControlPlanePhase,
+  commandIds,
   componentPhase,
   planControlPlaneHosts,
+  plannedComponentService,
+  probeScript,
+  repairScript,
   serviceScript,
 } from "../../lib/controlplane/hosts";
 import { ControlPlaneSettings } from "../../lib/controlplane/settings";
 import { hostConnection } from "../../lib/hosts/connection";
+import { describeService } from "../../lib/hosts/drift";
 import { remoteInvocation } from "../../lib/hosts/script";
 import { PkiFiles } from "./credentials";
+import { DriftCheckProvider, ServiceDrift } from "./drift";
 import { KarmadaApiResources } from "./karmadaApi";
 import { HostComponentFiles, hostComponentFiles } from "./hostsFiles";
 
@@ -44,9 +51,18 @@ export interface ControlPlaneOnHosts {
   readonly commands: Readonly<Record<string, command.remote.Command>>;
   /** The ready commands of each phase: each completes once its component is healthy on its host. */
   readonly services: Readonly<Record<ControlPlanePhase, command.remote.Command[]>>;
+  /**
+   * The drift check of each component on each host by id (`cp1-drift-karmada-scheduler`): what a
+   * refresh finds running there, repaired by the next `up` (components/controlplane/drift.ts).
+   */
+  readonly drift: Readonly<Record<string, ServiceDrift>>;
   /** What `karmadaSide` registered. */
   readonly karmadaApi: KarmadaApiResources;
 }
+
+/** Id of a component's drift check on a host (its resource is `<control plane>-<id>`). */
+export const driftId = (host: string, component: ControlPlaneComponent): string =>
+  `${host}-drift-${component}`;
 
 /** A promise resolved later: the later phases wait for objects registered after them. */
 function deferred<T>(): { promise: Promise<T>; resolve: (value: Promise<T>) => void } {
@@ -147,6 +163,8 @@ export function deployControlPlaneOnHosts(
       ),
       {
         parent,
+        // a host that replaces a lost one takes over its commands: nothing is deleted on the lost machine
+        aliases: planned.replacesId ? [{ name: `${name}-${planned.replacesId}` }] : [],
         dependsOn: prerequisites(planned),
         // the old delete (stop the service, remove files) must not run after the new create
         deleteBeforeReplace: true,
@@ -159,5 +177,48 @@ export function deployControlPlaneOnHosts(
   const karmadaApi = karmadaSide(services.core, services.aggregated);
   crds.resolve(karmadaApi.crds);
   karmadaObjects.resolve(karmadaApi.all);
-  return { commands, services, karmadaApi };
+  return { commands, services, drift: registerDriftChecks(name, parent, cp, settings, commands), karmadaApi };
+}
+
+/**
+ * One drift check per component per host, after the component's ready command; a component's checks
+ * chain in host order, so repairs after a refresh restart one host at a time.
+ */
+function registerDriftChecks(
+  name: string,
+  parent: pulumi.Resource,
+  cp: ControlPlaneSettings,
+  settings: ControlPlaneHostsSettings,
+  commands: Readonly<Record<string, command.remote.Command>>,
+): Record<string, ServiceDrift> {
+  const drift: Record<string, ServiceDrift> = {};
+  const previous = new Map<ControlPlaneComponent, ServiceDrift>();
+  const provider = new DriftCheckProvider(`${name}-drift`, { parent });
+  for (const host of settings.machines) {
+    for (const component of settings.components) {
+      const id = driftId(host.name, component);
+      const before = previous.get(component);
+      drift[id] = new ServiceDrift(
+        `${name}-${id}`,
+        {
+          host: host.name,
+          component,
+          connection: hostConnection(host),
+          probe: probeScript(cp, settings, host, component),
+          repair: repairScript(cp, settings, host, component),
+          // stop grace, start, health wait, and room for a slow SSH login
+          repairTimeoutSeconds: CONTROL_PLANE_STOP_GRACE_SECONDS + settings.healthTimeoutSeconds + 60,
+          observed: describeService(plannedComponentService(cp, settings, host, component)),
+        },
+        {
+          parent,
+          provider,
+          aliases: host.replaces ? [{ name: `${name}-${driftId(host.replaces, component)}` }] : [],
+          dependsOn: [commands[commandIds.ready(host.name, component)], ...(before ? [before] : [])],
+        },
+      );
+      previous.set(component, drift[id]);
+    }
+  }
+  return drift;
 }

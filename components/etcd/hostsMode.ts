@@ -152,6 +152,8 @@ export function deployEtcdOnHosts(
     );
     commands[planned.id] = new command.remote.Command(`${name}-${planned.id}`, inputs, {
       parent,
+      // a host that replaces a lost one takes over its commands: nothing is deleted on the lost machine
+      aliases: planned.replacesId ? [{ name: `${name}-${planned.replacesId}` }] : [],
       dependsOn: planned.dependsOn.map((id) => commands[id]),
       // Replacement must stop the old member before the new one starts (create-before-delete would
       // let the old delete undo the new create).

@@ -51,6 +51,16 @@ export interface HostSpec {
    * @default "/"
    */
   root?: string;
+  /**
+   * Name of a host that is gone for good and whose place this one takes (list this host instead of
+   * it). Its commands become this host's (Pulumi aliases), so nothing ever runs on the lost machine:
+   * an etcd member there is removed from the cluster from the surviving hosts and this host joins as
+   * a new member; a control-plane host's services start here. Keep it until the `up` that replaced
+   * the host has succeeded; removing it afterwards changes nothing. Never bring the lost machine back
+   * with its old disk: wipe it first (docs/operations.md, "A host that never comes back").
+   * @default undefined (replaces nothing)
+   */
+  replaces?: string;
 }
 
 /** A host after defaults and validation. */
@@ -71,6 +81,8 @@ export interface ResolvedHost {
   readonly proxy?: ResolvedProxy;
   /** Filesystem root every path on the host is relative to ("/" unless given). */
   readonly root: string;
+  /** The lost host this one takes the place of, if any. */
+  readonly replaces?: string;
 }
 
 /** A bastion after defaults. */
@@ -174,6 +186,14 @@ export function resolveHost(host: HostSpec, field: string): ResolvedHost {
     `${show(root)} is not a safe absolute path`,
     "/[A-Za-z0-9._+@/-]*",
   );
+  if (host.replaces !== undefined) {
+    check(
+      typeof host.replaces === "string" && HOST_NAME.test(host.replaces) && host.replaces !== host.name,
+      `${field}.replaces`,
+      `${show(host.replaces)} is not the name of another host`,
+      "lower-case letters, digits and '-', at most 63, not the host's own name",
+    );
+  }
   return {
     name: host.name,
     address: host.address,
@@ -183,6 +203,7 @@ export function resolveHost(host: HostSpec, field: string): ResolvedHost {
     hostKey: host.hostKey,
     proxy: host.proxy ? resolveProxy(host.proxy, `${field}.proxy`) : undefined,
     root,
+    ...(host.replaces !== undefined ? { replaces: host.replaces } : {}),
   };
 }
 
@@ -217,6 +238,26 @@ export function resolveHosts(hosts: readonly HostSpec[], field: string): Resolve
     }
     byName.set(host.name, i);
     byEndpoint.set(endpoint, i);
+  });
+  // a host replaced must be gone from the list, and taken over once
+  const replacedBy = new Map<string, number>();
+  resolved.forEach((host, i) => {
+    if (host.replaces === undefined) return;
+    const listed = byName.get(host.replaces);
+    if (listed !== undefined) {
+      throw new ConfigError(
+        `${field}[${i}].replaces`,
+        `${show(host.replaces)} is still listed (${field}[${listed}]): list ${show(host.name)} instead of it, not beside it`,
+      );
+    }
+    const other = replacedBy.get(host.replaces);
+    if (other !== undefined) {
+      throw new ConfigError(
+        `${field}[${i}].replaces`,
+        `${show(host.replaces)} is already replaced by ${show(resolved[other].name)} (${field}[${other}])`,
+      );
+    }
+    replacedBy.set(host.replaces, i);
   });
   return resolved;
 }

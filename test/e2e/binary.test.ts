@@ -604,6 +604,183 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(describeChanges(again.steps.filter((st) => st.op !== "read"))).toEqual([]);
   });
 
+  /** The supervisor's argv of a component (`supervise STATE LOG DELAY -- program args…`) and its pid. */
+  const supervisorOf = (host: string, component: string) => {
+    const pidFile = path.join(hostRoot(host), `run/pulumi-karmada/pk-${component}/supervisor.pid`);
+    const pid = Number(fs.readFileSync(pidFile, "utf8").trim());
+    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
+    return { pid, argv };
+  };
+  /** Stops a component the way `systemctl stop` would: stop flag, TERM to the supervisor, wait. */
+  const stopByHand = async (host: string, component: string) => {
+    const { pid } = supervisorOf(host, component);
+    const child = componentPid(host, component);
+    fs.writeFileSync(path.join(hostRoot(host), `run/pulumi-karmada/pk-${component}/stop`), "");
+    process.kill(pid, "SIGTERM");
+    await waitFor(
+      `${component} on ${host} stopped`,
+      async () => !isRunning(pid) && !isRunning(child),
+      60_000,
+      200,
+    );
+  };
+
+  test("drift: a service stopped and a flag edited by hand on the hosts, a member's Cluster deleted; `refresh` shows exactly those, `up` repairs them, members Ready again, no duplicates", async () => {
+    const karmadactl = requireBinary("karmadactl");
+    // 1. karmada-scheduler stopped on cp1
+    await stopByHand("cp1", "karmada-scheduler");
+    // 2. karmada-controller-manager on cp2 restarted by hand with one more flag
+    const edited = supervisorOf("cp2", "karmada-controller-manager");
+    await stopByHand("cp2", "karmada-controller-manager");
+    fs.rmSync(path.join(hostRoot("cp2"), "run/pulumi-karmada/pk-karmada-controller-manager/stop"));
+    const [shell, ...rest] = edited.argv;
+    execFileSync("setsid", ["--fork", shell, ...rest, "--v=4"], { stdio: "ignore" });
+    await waitFor(
+      "the edited controller manager runs",
+      async () => {
+        const file = path.join(hostRoot("cp2"), "run/pulumi-karmada/pk-karmada-controller-manager/child.pid");
+        return fs.existsSync(file) && isRunning(Number(fs.readFileSync(file, "utf8").trim()));
+      },
+      60_000,
+      200,
+    );
+    const editedPid = componentPid("cp2", "karmada-controller-manager");
+    expect(fs.readFileSync(`/proc/${editedPid}/cmdline`, "utf8")).toContain("--v=4\0");
+    // 3. member1's Cluster object deleted (Karmada's controllers finalize it: its execution space goes)
+    expect(
+      (await apiRequest(karmada, "DELETE", "/apis/cluster.karmada.io/v1alpha1/clusters/member1")).status,
+    ).toBe(200);
+    await waitFor(
+      "member1's Cluster gone",
+      async () =>
+        (await apiRequest(karmada, "GET", "/apis/cluster.karmada.io/v1alpha1/clusters/member1")).status ===
+        404,
+      120_000,
+      500,
+    );
+
+    // refresh: the drift checks of exactly those two services record what they found; the Cluster is gone
+    /** What the refresh read per resource: whether a drift check's finding changed, whether it is gone. */
+    const refreshed: { urn: string; type: string; changed: boolean; observed?: unknown }[] = [];
+    const beforeRefresh = await stateResources(stack);
+    const refresh = await timed("refresh (drift)", () =>
+      stack.refresh({
+        ...LOCAL_RUN_OPTIONS,
+        color: "never",
+        onEvent: (e) => {
+          const md = e.resOutputsEvent?.metadata;
+          if (!md) return;
+          refreshed.push({
+            urn: md.urn,
+            type: md.type,
+            changed: JSON.stringify(md.old?.outputs?.observed) !== JSON.stringify(md.new?.outputs?.observed),
+            observed: md.new?.outputs?.observed,
+          });
+        },
+      }),
+    );
+    const driftChecks = refreshed.filter((r) => /-drift-/.test(parseUrn(r.urn).name));
+    expect(driftChecks.length).toBe(estate.bed.controlPlaneHosts.length * CONTROL_PLANE.length);
+    const drifted = driftChecks.filter((r) => r.changed);
+    console.log(
+      `refresh found:\n${drifted.map((r) => `  ${parseUrn(r.urn).name}: ${JSON.stringify(r.observed)}`).join("\n")}\n${refresh.stdout
+        .split("\n")
+        .filter((l) => /drift|member1/.test(l))
+        .join("\n")}`,
+    );
+    expect(drifted.map((r) => parseUrn(r.urn).name).sort()).toEqual([
+      "karmada-cp1-drift-karmada-scheduler",
+      "karmada-cp2-drift-karmada-controller-manager",
+    ]);
+    const found = Object.fromEntries(drifted.map((r) => [parseUrn(r.urn).name, String(r.observed)]));
+    expect(found["karmada-cp1-drift-karmada-scheduler"]).toBe("stopped");
+    expect(found["karmada-cp2-drift-karmada-controller-manager"]).toMatch(/^running, command line sha256:/);
+    const after = new Set((await stateResources(stack)).map((r) => r.urn));
+    const gone = beforeRefresh
+      .filter((r) => !after.has(r.urn))
+      .map((r) => `${r.type} ${parseUrn(r.urn).name}`);
+    expect(refresh.stdout).toMatch(
+      /- +kubernetes:cluster.karmada.io\/v1alpha1:Cluster member1-karmada-cluster-member1 deleted/,
+    );
+    expect(gone).toEqual(["kubernetes:cluster.karmada.io/v1alpha1:Cluster member1-karmada-cluster-member1"]);
+
+    // up repairs: the two checks update (restart as planned), the Cluster is created again; nothing else
+    const repaired = recordSteps();
+    const result = await timed("up (repair drift)", () =>
+      stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: repaired.onEvent }),
+    );
+    expect(result.summary.result).toBe("succeeded");
+    expect(describeChanges(repaired.steps.filter((st) => st.op !== "read"))).toEqual([
+      "kubernetes:cluster.karmada.io/v1alpha1:Cluster member1-karmada-cluster-member1: create",
+      "pulumi-nodejs:dynamic:Resource karmada-cp1-drift-karmada-scheduler: update",
+      "pulumi-nodejs:dynamic:Resource karmada-cp2-drift-karmada-controller-manager: update",
+    ]);
+    expect(isRunning(componentPid("cp1", "karmada-scheduler"))).toBe(true);
+    const repairedPid = componentPid("cp2", "karmada-controller-manager");
+    expect(repairedPid).not.toBe(editedPid);
+    expect(fs.readFileSync(`/proc/${repairedPid}/cmdline`, "utf8")).not.toContain("--v=4");
+    // members Ready again, each Cluster once, and the sample reconciled in member1 again
+    await timed("members Ready after repair", () =>
+      waitFor(
+        "three Ready members",
+        async () => {
+          const { stdout } = await execFileAsync(karmadactl, [
+            "--kubeconfig",
+            adminKubeconfigFile,
+            "get",
+            "clusters",
+          ]);
+          return (stdout.match(/\bTrue\b/g)?.length ?? 0) === 3;
+        },
+        300_000,
+        2000,
+      ),
+    );
+    const clusters = (await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters")).items;
+    expect(clusters.map((c: any) => c.metadata.name)).toEqual(["member1", "member2", "member3"]);
+    const member1 = estate.bed.members.find((m) => m.clusterName === "member1")!;
+    const member1Api = credentialsFromKubeconfig(fs.readFileSync(member1.kubeconfigPath, "utf8"));
+    await waitFor(
+      "nginx reconciled in member1",
+      async () => {
+        const d = await apiGet(member1Api, "/apis/apps/v1/namespaces/default/deployments/nginx").catch(
+          () => undefined,
+        );
+        return d?.spec.template.spec.containers[0].image === "nginx:1.27-rotated";
+      },
+      300_000,
+      2000,
+    );
+
+    // the drift checks hold the hosts' SSH key (their connection) only as a secret
+    // the backend's own file (the Automation API's exportStack shows secrets in plain text)
+    const stacksDir = path.join(estate.dir, "state", ".pulumi", "stacks");
+    const state = fs
+      .readdirSync(stacksDir, { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => fs.readFileSync(path.join(stacksDir, f), "utf8"))
+      .join("\n");
+    const keyLine = fs.readFileSync(estate.bed.sshKeyPath, "utf8").trim().split("\n")[1];
+    expect(state).toContain("-drift-");
+    expect(state.includes(keyLine)).toBe(false);
+
+    // settled: a refresh finds every service as planned, and a further `up` is quiet
+    const again: string[] = [];
+    await stack.refresh({
+      ...LOCAL_RUN_OPTIONS,
+      color: "never",
+      onEvent: (e) => {
+        const md = e.resOutputsEvent?.metadata;
+        if (md && /-drift-/.test(md.urn) && md.old?.outputs?.observed !== md.new?.outputs?.observed)
+          again.push(parseUrn(md.urn).name);
+      },
+    });
+    expect(again).toEqual([]);
+    const quiet = recordSteps();
+    await stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: quiet.onEvent });
+    expect(describeChanges(quiet.steps.filter((st) => st.op !== "read"))).toEqual([]);
+  });
+
   test("destroy (after the sample leaves Karmada) unjoins every member and leaves the hosts clean", async () => {
     await timed("remove the sample", () => removeSample(adminKubeconfigFile));
     await timed("destroy", () => stack.destroy({ ...LOCAL_RUN_OPTIONS, color: "never" }));

@@ -11,6 +11,7 @@ import * as path from "path";
 import { findRelease, DEFAULT_KARMADA_VERSION, resolveImage } from "../../lib/catalog";
 import { objectNames } from "../../lib/controlplane/names";
 import { kubeResourceName } from "../../lib/kube/apply";
+import { parseUrn } from "../../lib/preview/urn";
 import { CERTIFICATES_CHECKSUM_ANNOTATION } from "../../lib/manifests/workloads/metadata";
 import {
   EstateFixture,
@@ -45,6 +46,11 @@ const tier = e2eTier("containerized control plane, real engine (test/e2e/contain
 const NAMESPACE = "karmada-system";
 const inControlPlane = (urn: string) => urn.includes("::karmada:index:KarmadaControlPlane$");
 
+const CONTROLLER_MANAGER_DEPLOYMENT = kubeResourceName("karmada", {
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name: objectNames.workload("karmada-controller-manager"), namespace: NAMESPACE },
+});
 const SCHEDULER_DEPLOYMENT = kubeResourceName("karmada", {
   apiVersion: "apps/v1",
   kind: "Deployment",
@@ -288,6 +294,80 @@ tier.describe("containerized control plane on loopback API servers (real engine)
       (await apiRequest(credentialsFromKubeconfig(kubeconfig), "GET", `/api/v1/namespaces/${NAMESPACE}`))
         .status,
     ).toBe(200);
+  });
+
+  test("drift: a controller Deployment deleted and a flag's value edited by hand (kubectl edit); `refresh` shows exactly those, `up` puts both back", async () => {
+    const deployment = (name: string) => ({
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      namespace: NAMESPACE,
+      name,
+    });
+    const objectPath = (name: string) => `/apis/apps/v1/namespaces/${NAMESPACE}/deployments/${name}`;
+    const planned = await host.get(deployment("karmada-scheduler"));
+    const plannedArgs: string[] = planned.spec.template.spec.containers[0].args;
+    // kubectl edit: an update by another field manager
+    const edited = structuredClone(planned);
+    // a value changed in place: pulumi-kubernetes compares the live object pruned to the shape of the
+    // planned one, so an argument appended at the end would not show (docs/operations.md says so)
+    expect(plannedArgs).toContain("--leader-elect=true");
+    edited.spec.template.spec.containers[0].args = plannedArgs.map((a) =>
+      a === "--leader-elect=true" ? "--leader-elect=false" : a,
+    );
+    const put = await apiRequest(
+      fx.host.credentials,
+      "PUT",
+      `${objectPath("karmada-scheduler")}?fieldManager=kubectl-edit`,
+      edited,
+    );
+    expect(put.status).toBe(200);
+    const deleted = await apiRequest(fx.host.credentials, "DELETE", objectPath("karmada-controller-manager"));
+    expect(deleted.status).toBe(200);
+    await waitFor(
+      "the controller manager Deployment gone",
+      async () => (await host.get(deployment("karmada-controller-manager"))) === undefined,
+      60_000,
+    );
+
+    const refreshed: { name: string; type: string; changed: boolean }[] = [];
+    const beforeRefresh = await stateResources(fx.stack);
+    await fx.stack.refresh({
+      onEvent: (e) => {
+        const md = e.resOutputsEvent?.metadata;
+        if (md)
+          refreshed.push({
+            name: parseUrn(md.urn).name,
+            type: md.type,
+            changed: JSON.stringify(md.old?.outputs) !== JSON.stringify(md.new?.outputs),
+          });
+      },
+    });
+    const after = new Set((await stateResources(fx.stack)).map((r) => r.urn));
+    expect(
+      beforeRefresh.filter((r) => !after.has(r.urn)).map((r) => `${r.type} ${parseUrn(r.urn).name}`),
+    ).toEqual([`kubernetes:apps/v1:Deployment ${CONTROLLER_MANAGER_DEPLOYMENT}`]);
+    const scheduler = refreshed.find((r) => r.name === SCHEDULER_DEPLOYMENT)!;
+    expect(scheduler.changed).toBe(true);
+
+    const steps = recordSteps();
+    const result = await fx.stack.up({ onEvent: steps.onEvent });
+    expect(result.summary.result).toBe("succeeded");
+    expect(describeChanges(steps.steps)).toEqual(
+      [
+        `kubernetes:apps/v1:Deployment ${SCHEDULER_DEPLOYMENT}: update`,
+        `kubernetes:apps/v1:Deployment ${CONTROLLER_MANAGER_DEPLOYMENT}: create`,
+      ].sort(),
+    );
+    expect((await host.get(deployment("karmada-scheduler"))).spec.template.spec.containers[0].args).toEqual(
+      plannedArgs,
+    );
+    expect(await host.get(deployment("karmada-controller-manager"))).toBeDefined();
+    // one of each, and a further `up` is quiet
+    const names = await listNames(fx.host.credentials, `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`);
+    expect(names.filter((n) => n === "karmada-controller-manager")).toEqual(["karmada-controller-manager"]);
+    const again = recordSteps();
+    await fx.stack.up({ onEvent: again.onEvent });
+    expect(describeChanges(again.steps)).toEqual([]);
   });
 
   test("destroy removes everything but the etcd data: its namespace and claims stay", async () => {

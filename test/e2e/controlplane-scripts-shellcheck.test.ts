@@ -6,7 +6,7 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { planControlPlaneHosts } from "../../lib/controlplane/hosts";
+import { planControlPlaneHosts, probeScript, repairScript } from "../../lib/controlplane/hosts";
 import { e2eTier } from "../support/engine/tier";
 import { requireBinary } from "../support/kube/binaries";
 import { SSH_KEY, hostsConfig, resolveBoth } from "../unit/controlplane/hostsFixtures";
@@ -36,12 +36,25 @@ function allScripts(): { label: string; script: string }[] {
     resolveBoth(undefined, hostsConfig({ serviceManager: "systemd" })),
     resolveBoth(),
   ];
-  return variants.flatMap(({ cp, hs }) =>
-    planControlPlaneHosts(cp, hs, () => "0".repeat(64)).flatMap((c) => [
+  return variants.flatMap(({ cp, hs }) => [
+    ...planControlPlaneHosts(cp, hs, () => "0".repeat(64)).flatMap((c) => [
       { label: `${hs.serviceManager} ${c.id}`, script: c.create },
       ...(c.delete ? [{ label: `${hs.serviceManager} ${c.id} (delete)`, script: c.delete }] : []),
     ]),
-  );
+    // the drift checks' scripts (components/controlplane/drift.ts)
+    ...hs.machines.flatMap((host) =>
+      hs.components.flatMap((component) => [
+        {
+          label: `${hs.serviceManager} ${host.name} probe ${component}`,
+          script: probeScript(cp, hs, host, component),
+        },
+        {
+          label: `${hs.serviceManager} ${host.name} repair ${component}`,
+          script: repairScript(cp, hs, host, component),
+        },
+      ]),
+    ),
+  ]);
 }
 
 tier.describe("control-plane host scripts", () => {

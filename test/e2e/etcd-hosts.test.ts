@@ -82,7 +82,8 @@ tier.describe("etcd on hosts, deployed by pulumi up", () => {
   let firstUp: UpResult;
 
   beforeAll(async () => {
-    estate = await startEtcdStack("etcd-hosts", { prefix: "127.0.1.", count: 5 });
+    // m6 only ever comes in as the replacement of a lost host
+    estate = await startEtcdStack("etcd-hosts", { prefix: "127.0.1.", count: 6 });
     firstUp = await estate.up("up: 3 members", estate.input(FIRST));
     client = await estate.client(FIRST);
   });
@@ -240,5 +241,63 @@ tier.describe("etcd on hosts, deployed by pulumi up", () => {
     expect(await m3Client.get("after-kill")).toBe("yes");
     expect(await m3Client.count("k/")).toBe(KEYS);
     expect((await client.members()).map((m) => m.name).sort()).toEqual(FIRST);
+  });
+  test("a host that never comes back: listed instead of it (`replaces`), a new host takes its place; nothing runs on the lost one, quorum and 10,000 keys kept", async () => {
+    // m3 is gone for good: its processes die, its SSH server never answers again
+    const m3 = estate.bed.hosts.find((h) => h.name === "m3")!;
+    killScriptProcesses(m3.root);
+    estate.bed.stopSshd("m3");
+    const survivors = await estate.client(["m1", "m2"]);
+    expect(await survivors.count("k/")).toBe(KEYS);
+
+    const input = estate.input(["m1", "m2", "m6"], { ...TUNED, repairGeneration: 1 });
+    const replacement = {
+      ...input,
+      hosts: input.hosts.map((h) => (h.name === "m6" ? { ...h, replaces: "m3" } : h)),
+    };
+    // quorum checked as every command completes: a linearizable count needs a majority
+    const checks: Promise<void>[] = [];
+    const failures: string[] = [];
+    const events: EngineEvent[] = [];
+    await estate.up("up: m6 replaces the lost m3", replacement, (e) => {
+      events.push(e);
+      const md = e.resOutputsEvent?.metadata;
+      if (md?.type !== "command:remote:Command") return;
+      const name = md.urn.split("::").pop();
+      checks.push(
+        survivors.count("k/").then(
+          (n) => void (n !== KEYS && failures.push(`after ${name}: ${n} keys`)),
+          (err: Error) => void failures.push(`after ${name}: ${err.message}`),
+        ),
+      );
+    });
+    await Promise.all(checks);
+    expect(failures).toEqual([]);
+    // m3's commands became m6's (aliases): updated in place, none deleted, nothing ran on m3
+    expect(commandSteps(events, "delete")).toEqual([]);
+    expect(commandSteps(events, "update")).toEqual(
+      expect.arrayContaining(["etcd-m6-install", "etcd-m6-member", "etcd-m6-pki"]),
+    );
+    const urns = events.map((e) => e.resourcePreEvent?.metadata?.urn ?? "").filter((u) => /etcd-m3-/.test(u));
+    expect(urns).toEqual([]);
+    const resources: { urn: string; outputs?: { stdout?: string } }[] = JSON.parse(estate.storedState())
+      .checkpoint.latest.resources;
+    // the new member removed the lost voter before it joined (etcd admits none while one is unreachable)
+    const joined = resources.find((r) => r.urn.endsWith("::etcd-m6-member"))!;
+    expect(joined.outputs?.stdout).toContain("removed member m3: not in the host list and not answering");
+    const inState = resources.map((r) => r.urn);
+    expect(inState.filter((urn: string) => /::etcd-m6-(install|pki|member)$/.test(urn)).length).toBe(3);
+    expect(inState.filter((urn: string) => /::etcd-m3-/.test(urn))).toEqual([]);
+
+    const members = await survivors.members();
+    expect(members.map((m) => m.name).sort()).toEqual(["m1", "m2", "m6"]);
+    expect(members.some((m) => m.isLearner)).toBe(false);
+    const m6 = await estate.client(["m6"]);
+    expect(await m6.count("k/")).toBe(KEYS);
+    expect(await m6.get("after-kill")).toBe("yes");
+    // settled: the same input again changes nothing
+    const again: EngineEvent[] = [];
+    await estate.up("up: after the replacement, unchanged", replacement, (e) => again.push(e));
+    expect(["create", "update", "delete", "replace"].flatMap((op) => commandSteps(again, op))).toEqual([]);
   });
 });

@@ -20,6 +20,11 @@ export interface ControlPlaneHostCommand {
    * `<host>-pki-<component>`, `<host>-<component>` (the service), `<host>-ready-<component>`.
    */
   readonly id: string;
+  /**
+   * The id the same command had on the lost host this one replaces (`replaces` of the host): the
+   * wiring aliases it, so the command moves here instead of being deleted on the lost machine.
+   */
+  readonly replacesId?: string;
   readonly host: string;
   readonly kind: HostCommandKind;
   /** The component it installs, configures, runs or waits for (absent for preflight). */
@@ -70,8 +75,12 @@ export function planControlPlaneHosts(
   const previous = new Map<ControlPlaneComponent, string>();
   const byHost = (host: ResolvedHost) => {
     const preflight = commandIds.preflight(host.name);
+    /** `{ replacesId }` of a command whose id `of` gives for a host name, when this host replaces one. */
+    const replaced = (of: (hostName: string) => string) =>
+      host.replaces ? { replacesId: of(host.replaces) } : {};
     commands.push({
       id: preflight,
+      ...replaced(commandIds.preflight),
       host: host.name,
       kind: "preflight",
       create: preflightScript(cp, settings, host),
@@ -86,6 +95,7 @@ export function planControlPlaneHosts(
       commands.push(
         {
           id: install,
+          ...replaced((h) => commandIds.install(h, component)),
           host: host.name,
           kind: "install",
           component,
@@ -96,6 +106,7 @@ export function planControlPlaneHosts(
         },
         {
           id: pki,
+          ...replaced((h) => commandIds.pki(h, component)),
           host: host.name,
           kind: "pki",
           component,
@@ -106,6 +117,7 @@ export function planControlPlaneHosts(
         },
         {
           id: service,
+          ...replaced((h) => commandIds.service(h, component)),
           host: host.name,
           kind: "service",
           component,
@@ -123,6 +135,7 @@ export function planControlPlaneHosts(
         },
         {
           id: ready,
+          ...replaced((h) => commandIds.ready(h, component)),
           host: host.name,
           kind: "ready",
           component,

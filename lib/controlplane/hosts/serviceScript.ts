@@ -1,6 +1,7 @@
 import { createHash } from "crypto";
+import { ObservedService, plannedService, serviceProbeScript } from "../../hosts/drift";
 import { renderScript, ScriptStep } from "../../hosts/script";
-import { serviceCommands } from "../../hosts/serviceRunner";
+import { ServiceCommands, serviceCommands } from "../../hosts/serviceRunner";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
 import { ControlPlaneComponent } from "../flags-ports";
@@ -18,6 +19,16 @@ function etcdTargets(cp: ControlPlaneSettings): [string, number][] {
     const url = new URL(endpoint);
     return [url.hostname.replace(/^\[(.*)\]$/, "$1"), Number(url.port || 2379)];
   });
+}
+
+/** The runner's snippets for `component`'s service on `host`. */
+function componentServiceCommands(
+  cp: ControlPlaneSettings,
+  settings: ControlPlaneHostsSettings,
+  host: ResolvedHost,
+  component: ControlPlaneComponent,
+): ServiceCommands {
+  return serviceCommands(settings.serviceManager, serviceSpec(cp, settings, host, component), host.root);
 }
 
 /** Seconds between two health probes while waiting for a component to become healthy. */
@@ -191,11 +202,7 @@ export function serviceRemoveScript(
   component: ControlPlaneComponent,
 ): string {
   const files = componentHostFiles(settings, host, component);
-  const service = serviceCommands(
-    settings.serviceManager,
-    serviceSpec(cp, settings, host, component),
-    host.root,
-  );
+  const service = componentServiceCommands(cp, settings, host, component);
   return renderScript({
     host: host.name,
     purpose: `stop ${component}`,
@@ -204,6 +211,64 @@ export function serviceRemoveScript(
         name: `stop-${component}`,
         body: `${service.remove}\nrm -f ${shq(files.appliedFile)}\necho "${component} stopped"`,
       },
+    ],
+  });
+}
+
+/** What `component` on `host` should look like to a probe: running the planned command line (and unit). */
+export function plannedComponentService(
+  cp: ControlPlaneSettings,
+  settings: ControlPlaneHostsSettings,
+  host: ResolvedHost,
+  component: ControlPlaneComponent,
+): ObservedService {
+  return plannedService(settings.serviceManager, serviceSpec(cp, settings, host, component));
+}
+
+/** Reads whether `component` runs on `host` and with which command line (lib/hosts/drift.ts); changes nothing. */
+export function probeScript(
+  cp: ControlPlaneSettings,
+  settings: ControlPlaneHostsSettings,
+  host: ResolvedHost,
+  component: ControlPlaneComponent,
+): string {
+  const spec = serviceSpec(cp, settings, host, component);
+  return renderScript({
+    host: host.name,
+    purpose: `observe ${component}`,
+    steps: [
+      { name: `observe-${component}`, body: serviceProbeScript(settings.serviceManager, spec, host.root) },
+    ],
+  });
+}
+
+/**
+ * Puts `component` on `host` back as planned after a change made by hand (it was stopped, or its unit
+ * or command line edited): rewrites the unit, restarts the process with the planned command line and
+ * waits until it is healthy. Certificates and binaries are the pki and install commands' business; the
+ * service command's record of what it started (`.applied`) stays true, as the planned state is restored.
+ */
+export function repairScript(
+  cp: ControlPlaneSettings,
+  settings: ControlPlaneHostsSettings,
+  host: ResolvedHost,
+  component: ControlPlaneComponent,
+): string {
+  const service = componentServiceCommands(cp, settings, host, component);
+  return renderScript({
+    host: host.name,
+    purpose: `repair ${component}`,
+    functions: [HOST_FUNCTIONS],
+    steps: [
+      {
+        name: `restart-${component}`,
+        body: [
+          service.install,
+          `echo "restarting ${component} as planned (it was stopped or changed on the host; unit rewritten: \${service_changed})"`,
+          service.restart,
+        ].join("\n"),
+      },
+      waitHealthyStep(cp, settings, host, component),
     ],
   });
 }

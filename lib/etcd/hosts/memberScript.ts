@@ -58,6 +58,7 @@ export function memberScript(
   const others = settings.members.filter((m) => m.name !== member.name).map((m) => clientUrl(settings, m));
   const isBootstrap = context.bootstrapMembers.includes(member.name);
   const namesByPeer = settings.members.map((m) => `${peerUrl(settings, m)}=${m.name}`).join(" ");
+  const listedPeers = settings.members.map((m) => peerUrl(settings, m)).join(" ");
   const stamp = "$(date -u +%Y%m%dT%H%M%SZ)";
   const otherMembers = settings.members.filter((m) => m.name !== member.name);
   const anyOpen = otherMembers.length
@@ -129,6 +130,18 @@ echo "mode: \${mode}"`;
       fi
       add_deadline=$((SECONDS + ${MEMBER_ADD_TIMEOUT_SECONDS}))
     else
+      # A voter that is not in the host list and does not answer belongs to a host that is gone (one
+      # listed instead of it, \`replaces\`): etcd admits no member while a voter is unreachable, and the
+      # cluster step would remove it anyway, so it goes first. With a majority left that is always safe.
+      while IFS='|' read -r gone_id gone_name gone_client; do
+        [ -n "\${gone_id}" ] || continue
+        if [ -n "\${gone_client}" ] && pk_etcdctl --endpoints="\${gone_client}" endpoint health >/dev/null 2>&1; then continue; fi
+        pk_etcdctl --endpoints="\${others}" member remove "\${gone_id}" >/dev/null
+        echo "removed member \${gone_name:-\${gone_id}}: not in the host list and not answering (its host is gone)"
+      done < <(printf '%s\\n' "\${members}" | awk -F', ' -v listed=${shq(listedPeers)} '
+        BEGIN { n = split(listed, p, " "); for (i = 1; i <= n; i++) keep[p[i]] = 1 }
+        $6 == "false" && !($4 in keep) { print $1 "|" $3 "|" $5 }')
+      if listed=$(pk_etcdctl --endpoints="\${others}" member list 2>/dev/null); then members=\${listed}; fi
       voters=$(printf '%s\\n' "\${members}" | awk -F', ' '$6 == "false" && $5 != "" {printf "%s%s", sep, $5; sep=","}')
       total=$(printf '%s\\n' "\${members}" | awk -F', ' '$6 == "false" {n++} END {print n+0}')
       healthy=$(pk_etcdctl --endpoints="\${voters}" endpoint health 2>&1 | grep -c ' is healthy' || true)

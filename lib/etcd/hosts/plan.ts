@@ -15,6 +15,11 @@ import { clientEndpoints } from "./urls";
 export interface PlannedCommand {
   /** Stable id, unique in the plan, also the suffix of the Pulumi resource name: `<member>-<step>`. */
   readonly id: string;
+  /**
+   * The id the same command had on the lost host this member replaces (`<lost host>-<step>`): the
+   * wiring aliases it, so the command moves to the new host instead of being deleted on the lost one.
+   */
+  readonly replacesId?: string;
   /** Member (host) whose connection runs it. */
   readonly host: string;
   /** Script run on create and on update (every script is idempotent). */
@@ -49,9 +54,11 @@ export function planEtcdHosts(settings: EtcdHostsSettings, context: EtcdClusterC
   const commands: PlannedCommand[] = [];
   for (const member of settings.members) {
     const id = (step: string) => `${member.name}-${step}`;
+    const replaced = (step: string) => (member.replaces ? { replacesId: `${member.replaces}-${step}` } : {});
     commands.push(
       {
         id: id("install"),
+        ...replaced("install"),
         host: member.name,
         create: installScript(settings, member),
         dependsOn: [],
@@ -59,6 +66,7 @@ export function planEtcdHosts(settings: EtcdHostsSettings, context: EtcdClusterC
       },
       {
         id: id("pki"),
+        ...replaced("pki"),
         host: member.name,
         create: certsScript(settings, member),
         stdin: "member-pki",
@@ -67,6 +75,7 @@ export function planEtcdHosts(settings: EtcdHostsSettings, context: EtcdClusterC
       },
       {
         id: id("member"),
+        ...replaced("member"),
         host: member.name,
         create: memberScript(settings, member, context),
         delete: teardownScript(settings, member),

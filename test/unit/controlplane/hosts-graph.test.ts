@@ -57,6 +57,34 @@ describe("KarmadaControlPlane (hosts) graph", () => {
     ]);
   });
 
+  test("one drift check per host and component: after its ready command, chained host by host, its SSH key a secret", () => {
+    const checks = new Map(
+      records.filter((r) => r.type === "pulumi-nodejs:dynamic:Resource").map((r) => [r.name, r]),
+    );
+    const expected = ["cp1", "cp2"].flatMap((h) => CORE_COMPONENTS.map((c) => `karmada-${h}-drift-${c}`));
+    expect([...checks.keys()].sort()).toEqual(expected.sort());
+    for (const component of CORE_COMPONENTS) {
+      const first = checks.get(`karmada-cp1-drift-${component}`)!;
+      const second = checks.get(`karmada-cp2-drift-${component}`)!;
+      expect(first.parentUrn).toContain("KarmadaControlPlane");
+      expect(deps(first)).toEqual([cmd(`cp1-ready-${component}`)]);
+      // a repair after a refresh restarts one host at a time
+      expect(
+        deps(second)
+          .map((r) => r.name)
+          .sort(),
+      ).toEqual([first.name, `karmada-cp2-ready-${component}`].sort());
+      expect(second.inputs.observed).toMatch(/^running, command line sha256:[0-9a-f]{12}/);
+      expect(second.inputs.probe).toContain(`pk-${component}`);
+      expect(second.inputs.repair).toContain(`repair ${component}`);
+      expect(second.inputs.connection.privateKey).toBe(SSH_KEY);
+      expect(second.secretPaths).toContain("connection.privateKey");
+      expect(second.additionalSecretOutputs).toContain("connection");
+      // their own provider, given no configuration (the default one would carry the whole stack config)
+      expect(second.provider).toContain("pulumi:providers:pulumi-nodejs::karmada-drift::");
+    }
+  });
+
   test("orders the install: apiserver and kcm ready on every host → provider → CRDs → aggregated → APIService → controllers", () => {
     const provider = find(records, "pulumi:providers:kubernetes", "karmada-karmada");
     const core = [

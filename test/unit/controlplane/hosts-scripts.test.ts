@@ -124,6 +124,25 @@ describe("every generated script", () => {
   });
 });
 
+describe("a machine listed instead of a lost one", () => {
+  test("takes over the lost machine's commands (aliased ids), and only its own", () => {
+    const { cp, hs } = resolveBoth(
+      undefined,
+      hostsConfig({
+        machines: [
+          { name: "cp1", address: "10.0.0.5", privateKey: SSH_KEY },
+          { name: "cp3", address: "10.0.0.7", privateKey: SSH_KEY, replaces: "cp2" },
+        ],
+      }),
+    );
+    const plan = planControlPlaneHosts(cp, hs, () => "0".repeat(64));
+    const moved = plan.filter((c) => c.replacesId !== undefined);
+    expect(moved.length).toBe(plan.filter((c) => c.host === "cp3").length);
+    for (const c of moved) expect(c.replacesId).toBe(c.id.replace(/^cp3-/, "cp2-"));
+    expect(plan.filter((c) => c.host === "cp1" && c.replacesId !== undefined)).toEqual([]);
+  });
+});
+
 describe("scripts run against a host root", () => {
   beforeAll(installFakeBinaries);
 

@@ -158,6 +158,23 @@ describe("planEtcdHosts", () => {
     expect([...bumped.keys()].every((id) => bumped.get(id)![1] === before.get(id)![1])).toBe(true);
   });
 
+  it("moves a lost host's commands to the host listed instead of it (aliased ids), and only those", () => {
+    const base = settingsWith({}, 3);
+    const replaced = resolveEtcdHostsSettings("etcd", {
+      hosts: hosts(3).map((h) => (h.name === "etcd-3" ? { ...h, name: "etcd-4", replaces: "etcd-3" } : h)),
+    });
+    const moved = planEtcdHosts(replaced, { token: "t", bootstrapMembers: ["etcd-1", "etcd-2", "etcd-3"] });
+    expect(moved.commands.filter((c) => c.replacesId).map((c) => [c.id, c.replacesId])).toEqual([
+      ["etcd-4-install", "etcd-3-install"],
+      ["etcd-4-pki", "etcd-3-pki"],
+      ["etcd-4-member", "etcd-3-member"],
+    ]);
+    // the others keep their ids; the plan has the same shape as before
+    expect(moved.commands.map((c) => c.id.replace("etcd-4", "etcd-3"))).toEqual(
+      planEtcdHosts(base, { token: "t", bootstrapMembers: [] }).commands.map((c) => c.id),
+    );
+  });
+
   it("restores only when restoreFrom is set, with the context's token", () => {
     expect(byId.get("etcd-1-member")!.create).not.toContain("snapshot restore");
     const restoring = planEtcdHosts(settingsWith({ restoreFrom: { path: "/backups/s.db" } }), {

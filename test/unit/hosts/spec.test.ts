@@ -29,6 +29,36 @@ describe("resolveHosts", () => {
   });
 
   it.each([
+    [{ name: "etcd-4", address: "10.0.0.4", replaces: "etcd-9" }, null],
+    [
+      { name: "etcd-4", address: "10.0.0.4", replaces: "etcd-1" },
+      'invalid etcd.hosts[1].replaces: "etcd-1" is still listed (etcd.hosts[0]): list "etcd-4" instead of it, not beside it',
+    ],
+    [
+      { name: "etcd-4", address: "10.0.0.4", replaces: "etcd-4" },
+      'invalid etcd.hosts[1].replaces: "etcd-4" is not the name of another host',
+    ],
+    [
+      { name: "etcd-4", address: "10.0.0.4", replaces: "Etcd 3" },
+      'invalid etcd.hosts[1].replaces: "Etcd 3" is not the name of another host',
+    ],
+  ])("takes the place of a lost host only when that host is no longer listed: %j", (second, message) => {
+    const list = [hosts(1)[0], { ...second, privateKey: SECRET_KEY }];
+    if (message) expect(() => resolveHosts(list, "etcd.hosts")).toThrow(message);
+    else expect(resolveHosts(list, "etcd.hosts")[1].replaces).toBe("etcd-9");
+  });
+
+  it("lets one host only take the place of a lost one", () => {
+    const list = [
+      { name: "a", address: "10.0.0.1", privateKey: SECRET_KEY, replaces: "lost" },
+      { name: "b", address: "10.0.0.2", privateKey: SECRET_KEY, replaces: "lost" },
+    ];
+    expect(() => resolveHosts(list, "etcd.hosts")).toThrow(
+      'invalid etcd.hosts[1].replaces: "lost" is already replaced by "a" (etcd.hosts[0])',
+    );
+  });
+
+  it.each([
     [
       { address: "10.0.0.256" },
       'invalid h[0].address: "10.0.0.256" is not an IP address or DNS name (allowed: IPv4, IPv6 or DNS name)',
