@@ -124,6 +124,12 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
   public readonly hostCommands?: Readonly<Record<string, command.remote.Command>>;
   /** Admin kubeconfig (system:admin / system:masters) for the external endpoint; secret. */
   public readonly adminKubeconfig: pulumi.Output<string>;
+  /**
+   * Kubeconfig of Pulumi's providers for karmada-apiserver (the control plane's and the members'): a
+   * provider slot's identity (`system:masters`), the slot not renewed in the current rotation window, so
+   * a rotation never leaves the providers' configuration unknown to a preview. Secret; not a stack output.
+   */
+  public readonly providerKubeconfig: pulumi.Output<string>;
   /** URL of karmada-apiserver handed to users and members. */
   public readonly apiEndpoint: string;
   /** Karmada CA certificate (PEM). */
@@ -198,6 +204,17 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
       userName: "karmada-admin",
       contextName: "karmada-apiserver",
     });
+    // the providers' own identity: the slot not being renewed now, so previews can diff Karmada's objects
+    const slot = pki.providerSlot!;
+    this.providerKubeconfig = kubeconfigOutput({
+      server: this.apiEndpoint,
+      caPem: files("ca.crt"),
+      certPem: files(`provider-${slot}.crt`),
+      keyPem: files(`provider-${slot}.key`),
+      clusterName: "karmada-apiserver",
+      userName: "pulumi-karmada-provider",
+      contextName: "karmada-apiserver",
+    });
 
     const deployed = hosts
       ? this.deployOnHosts(name, args, hosts, files)
@@ -219,12 +236,12 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     });
   }
 
-  /** The provider for karmada-apiserver (external endpoint, admin identity), usable once `dependsOn` is. */
+  /** The provider for karmada-apiserver (external endpoint, provider identity), usable once `dependsOn` is. */
   private karmadaProviderAfter(name: string, dependsOn: pulumi.Resource[]): k8s.Provider {
     return new k8s.Provider(
       `${name}-karmada`,
       {
-        kubeconfig: this.adminKubeconfig,
+        kubeconfig: this.providerKubeconfig,
         // a computed kubeconfig must not replace the provider (and with it every Karmada object)
         clusterIdentifier: `karmada-${name}`,
         deleteUnreachable: true,

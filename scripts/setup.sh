@@ -6,9 +6,11 @@
 #      graphviz (the pictures in docs/)
 #   2. npm dependencies (npm ci, unless node_modules matches package-lock.json)
 #   3. the test bed: the Pulumi engine from ../shared/engine (sha256-checked) and etcd, kube-apiserver,
-#      kube-controller-manager and Karmada built from Go modules (skipped when already in the cache)
+#      kube-controller-manager and Karmada built from Go modules (skipped when already in the cache);
+#      `testbed` also builds the oldest catalog release the tests upgrade from, `estate` only what the
+#      local estates (npm start) run
 #
-# usage: scripts/setup.sh [packages|npm|testbed ...]   (default: all three, in this order)
+# usage: scripts/setup.sh [packages|npm|testbed|estate ...]   (default: packages npm testbed)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -47,6 +49,10 @@ testbed() {
   scripts/testbed/build.sh
 }
 
+estate() {
+  scripts/testbed/build.sh engine etcd kube karmada
+}
+
 steps=("$@")
 ((${#steps[@]})) || steps=(packages npm testbed)
 for step in "${steps[@]}"; do
@@ -54,8 +60,9 @@ for step in "${steps[@]}"; do
     packages) system_packages ;;
     npm) npm_dependencies ;;
     testbed) testbed ;;
+    estate) estate ;;
     *)
-      echo "unknown step: $step (packages, npm, testbed)" >&2
+      echo "unknown step: $step (packages, npm, testbed, estate)" >&2
       exit 2
       ;;
   esac

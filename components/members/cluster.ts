@@ -24,7 +24,7 @@ export function adoptingKarmadaProvider(ctx: MemberContext): k8s.Provider {
   return new k8s.Provider(
     `${ctx.name}-karmada-adopt`,
     {
-      kubeconfig: ctx.controlPlane.adminKubeconfig,
+      kubeconfig: ctx.controlPlane.providerKubeconfig,
       clusterIdentifier: `karmada-${ctx.controlPlane.settings.name}`,
       upsertExistingObjects: true,
       deleteUnreachable: true,

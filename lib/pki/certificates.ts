@@ -3,6 +3,7 @@ import { ControlPlaneSettings } from "../controlplane/settings";
 import { validateInteger } from "../validation/numbers";
 import { KUBECONFIG_COMPONENTS, PkiFile } from "./layout";
 import { apiServerSans, EtcdPkiParams, etcdServerSans, SanList, ServingComponent, servingSans } from "./sans";
+import { PROVIDER_SLOTS, ProviderSlot } from "./rotation";
 import { AllowedUse } from "./usages";
 
 /**
@@ -77,6 +78,11 @@ export interface CertSpec {
   readonly validityHours: number;
   /** PKI files holding the certificate and key. */
   readonly files: { readonly cert: PkiFile; readonly key: PkiFile };
+  /**
+   * Set on the Pulumi providers' identities: renewed on the slot's own schedule (rotation.ts
+   * `slotRotationTrigger`), not with the other leaves. @default - renewed with the other leaves
+   */
+  readonly rotationSlot?: ProviderSlot;
 }
 
 /** Options shared by the certificate tables. */
@@ -108,7 +114,8 @@ export type LeafId =
   | "metrics-adapter"
   | "etcd-server"
   | "etcd-peer"
-  | "etcd-healthcheck-client";
+  | "etcd-healthcheck-client"
+  | `provider-${ProviderSlot}`;
 
 function leaf(
   id: LeafId,
@@ -138,13 +145,21 @@ function leafValidity(options: CertificateOptions): number {
 /** Subject of the admin identity: `system:masters` is bound to cluster-admin by the default RBAC. */
 export const ADMIN_SUBJECT = { commonName: "system:admin", organizations: ["system:masters"] } as const;
 
+/**
+ * Subject of a provider slot: the identity Pulumi's providers for karmada-apiserver use (they create the
+ * objects inside Karmada, so `system:masters` like the admin).
+ */
+export const providerSubject = (slot: ProviderSlot) =>
+  ({ commonName: `pulumi-karmada:provider-${slot}`, organizations: ["system:masters"] }) as const;
+
 /** Common name of a component's client identity (the website's certificate framework naming). */
 export const componentCommonName = (component: KarmadaComponent): string => `system:karmada:${component}`;
 
 /**
  * Leaf certificates of a control plane: apiserver serving cert, admin client, one client identity per
- * enabled component with a kubeconfig, front-proxy client, etcd client, and the serving certs of the
- * aggregated apiserver, webhook and — when enabled — search and metrics-adapter.
+ * enabled component with a kubeconfig, front-proxy client, etcd client, the serving certs of the
+ * aggregated apiserver, webhook and — when enabled — search and metrics-adapter, and the two provider
+ * slots (Pulumi's own identities towards karmada-apiserver, never written to a host or Secret).
  */
 export function controlPlaneCertificates(
   settings: ControlPlaneSettings,
@@ -190,6 +205,10 @@ export function controlPlaneCertificates(
     serving("karmada-aggregated-apiserver", "aggregated-apiserver"),
     serving("karmada-webhook", "webhook"),
     ...optionalServing.filter(([c]) => enabled(c)).map(([c, stem]) => serving(c, stem)),
+    ...PROVIDER_SLOTS.map((slot): CertSpec => ({
+      ...leaf(`provider-${slot}`, providerSubject(slot), "karmada-ca", "client", NO_SANS, hours),
+      rotationSlot: slot,
+    })),
   ];
 }
 

@@ -4,7 +4,7 @@ import { ConfigError, show } from "../validation/errors";
 import { validateUnique } from "../validation/duplicates";
 import { validateInteger } from "../validation/numbers";
 import { CA_IDS, CA_SPECS, CaId, CertSpec, DEFAULT_CA_VALIDITY_HOURS } from "./certificates";
-import { RotationSettings, rotationTrigger } from "./rotation";
+import { RotationSettings, rotationTrigger, slotRotationTrigger } from "./rotation";
 import { validateAllowedUses } from "./usages";
 
 /** A CA brought by the user instead of generated. */
@@ -104,12 +104,14 @@ export function validateIssuePkiArgs(args: IssuePkiArgs): Map<string, string> {
   return new Map(
     args.certificates.map((spec) => [
       spec.id,
-      rotationTrigger({
-        validityHours: spec.validityHours,
-        renewBeforeHours: rotation.renewBeforeHours,
-        generation: rotation.generation,
-        nowMs,
-      }),
+      spec.rotationSlot
+        ? slotRotationTrigger(spec.rotationSlot, spec.validityHours, nowMs)
+        : rotationTrigger({
+            validityHours: spec.validityHours,
+            renewBeforeHours: rotation.renewBeforeHours,
+            generation: rotation.generation,
+            nowMs,
+          }),
     ]),
   );
 }

@@ -4,6 +4,7 @@ import { show } from "../validation/errors";
 import { CA_IDS, CA_SPECS, CaId, CertSpec, DEFAULT_CA_VALIDITY_HOURS } from "./certificates";
 import { IssuePkiArgs, validateIssuePkiArgs } from "./issue-args";
 import { PkiFile } from "./layout";
+import { providerSlotInUse, ProviderSlot } from "./rotation";
 
 // The argument types live with their validation; re-exported so callers import issuing from one place.
 export type { CaSource, IssuePkiArgs } from "./issue-args";
@@ -35,6 +36,11 @@ export interface IssuedPki {
   readonly leaves: Readonly<Record<string, IssuedLeaf>>;
   /** Expiry of each leaf by spec id (also in `leaves`). */
   readonly notAfter: Readonly<Record<string, pulumi.Output<string>>>;
+  /**
+   * The provider slot to use now (rotation.ts `providerSlotInUse`), when the table has slots: the one
+   * not renewed in the current window.
+   */
+  readonly providerSlot?: ProviderSlot;
 }
 
 interface IssuedCa {
@@ -109,7 +115,10 @@ function issueLeaf(
  * leave as secret Outputs.
  */
 export function issuePki(args: IssuePkiArgs): IssuedPki {
-  const triggers = validateIssuePkiArgs(args);
+  // one reading of the clock for every trigger and the slot choice: they must agree on the window
+  const nowMs = (args.rotation?.now ?? Date.now)();
+  const triggers = validateIssuePkiArgs({ ...args, rotation: { ...args.rotation, now: () => nowMs } });
+  const slotted = args.certificates.find((spec) => spec.rotationSlot);
   const opts: pulumi.CustomResourceOptions = { parent: args.parent };
   const files = new Map<PkiFile, pulumi.Output<string>>();
   const cas: Partial<Record<CaId, IssuedCa>> = {};
@@ -154,5 +163,6 @@ export function issuePki(args: IssuePkiArgs): IssuedPki {
     caCertPem,
     leaves,
     notAfter: Object.fromEntries(Object.entries(leaves).map(([id, leaf]) => [id, leaf.notAfter])),
+    providerSlot: slotted ? providerSlotInUse(slotted.validityHours, nowMs) : undefined,
   };
 }

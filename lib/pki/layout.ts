@@ -1,4 +1,5 @@
 import { KarmadaComponent } from "../catalog/components";
+import { ProviderSlot } from "./rotation";
 
 /** Directory every component mounts its certificate Secret at (containers) or reads from (hosts). */
 export const PKI_DIR = "/etc/karmada/pki";
@@ -38,7 +39,11 @@ export type PkiFile =
   | "etcd-peer.key"
   | "etcd-healthcheck-client.crt"
   | "etcd-healthcheck-client.key"
-  | ClientPkiFile;
+  | ClientPkiFile
+  | ProviderPkiFile;
+
+/** Certificate and key of a provider slot (rotation.ts): held by Pulumi only, listed for no component. */
+export type ProviderPkiFile = `provider-${ProviderSlot}.crt` | `provider-${ProviderSlot}.key`;
 
 /**
  * Client certificate and key of a component's own identity towards karmada-apiserver

@@ -20,6 +20,8 @@ import { reachableTypes } from "./walk";
 export const NOT_SERVED_OUTPUTS: Readonly<Record<string, string>> = {
   "KarmadaControlPlane.caKeyPem":
     "the Karmada CA key stays in the provider process: members and addons reference the control plane itself to issue identities",
+  "KarmadaControlPlane.providerKubeconfig":
+    "the Pulumi providers' own identity stays in the provider process: members reference the control plane itself; users take adminKubeconfig",
   "KarmadaControlPlane.karmadaProvider":
     "a provider inside an Output cannot go into resource options in every language: build one from adminKubeconfig",
 };

@@ -10,7 +10,7 @@ import * as path from "path";
 import { requireBinary } from "../../test/support/kube/binaries";
 import { apiGet, credentialsFromKubeconfig } from "../../test/support/kube/client";
 import { isRunning, startProcess, stopRecordedProcesses } from "../../test/support/kube/processes";
-import { BedMember } from "./bed";
+import { BedMember, PreviousRelease } from "./bed";
 
 /** The agent's command line: the Deployment's flags with the files and listeners of the process. */
 export function agentArgs(
@@ -36,10 +36,25 @@ export function agentArgs(
 const agentDir = (dir: string, clusterName: string) => path.join(dir, "agents", clusterName);
 
 /**
- * Runs the agent of a pull member as the member's Deployment describes it, unless it runs with the same
- * command line already (a changed Deployment or credential restarts it).
+ * The agent binary of the release the Deployment's image names: the previous release's when its tag is
+ * that version (an estate before its upgrade), else the test bed's.
  */
-export async function runPullAgent(dir: string, member: BedMember): Promise<void> {
+function agentBinary(image: string, previous: PreviousRelease | undefined): string {
+  const tag = image.slice(image.lastIndexOf(":") + 1);
+  return previous && tag === previous.karmadaVersion
+    ? path.join(previous.karmadaBin, "karmada-agent")
+    : requireBinary("karmada-agent");
+}
+
+/**
+ * Runs the agent of a pull member as the member's Deployment describes it, unless it runs with the same
+ * command line and image already (a changed Deployment or credential restarts it).
+ */
+export async function runPullAgent(
+  dir: string,
+  member: BedMember,
+  previous?: PreviousRelease,
+): Promise<void> {
   const run = agentDir(dir, member.clusterName);
   fs.mkdirSync(run, { recursive: true, mode: 0o700 });
   const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
@@ -47,13 +62,16 @@ export async function runPullAgent(dir: string, member: BedMember): Promise<void
   const secret = await apiGet(creds, "/api/v1/namespaces/karmada-system/secrets/karmada-kubeconfig");
   const karmadaKubeconfig = path.join(run, "karmada.kubeconfig");
   const kubeconfig = Buffer.from(secret.data["karmada-kubeconfig"], "base64").toString();
+  const container = deployment.spec.template.spec.containers[0];
+  const binary = agentBinary(container.image, previous);
   const args = agentArgs(
-    deployment.spec.template.spec.containers[0].command,
+    container.command,
     { karmadaKubeconfig, memberKubeconfig: member.kubeconfigPath },
     member.address,
   );
   // the stamp holds a digest of the credential, never the credential itself
   const fingerprint = JSON.stringify({
+    binary,
     args,
     kubeconfig: createHash("sha256").update(kubeconfig).digest("hex"),
   });
@@ -64,7 +82,7 @@ export async function runPullAgent(dir: string, member: BedMember): Promise<void
   await stopRecordedProcesses(run, ["karmada-agent"]);
   fs.writeFileSync(karmadaKubeconfig, kubeconfig, { mode: 0o600 });
   fs.writeFileSync(stamp, fingerprint, { mode: 0o600 });
-  startProcess(run, "karmada-agent", requireBinary("karmada-agent"), args, { PATH: process.env.PATH ?? "" });
+  startProcess(run, "karmada-agent", binary, args, { PATH: process.env.PATH ?? "" });
 }
 
 /** Stops the agent of member cluster `clusterName`, if it runs. */

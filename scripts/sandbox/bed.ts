@@ -16,7 +16,7 @@ import {
   sshdConfig,
   waitForPort,
 } from "../../test/support/hosts/testbed";
-import { REPO_ROOT, requireBinary } from "../../test/support/kube/binaries";
+import { REPO_ROOT, requireBinary, testbedEnv } from "../../test/support/kube/binaries";
 import { isRunning, startProcess, stopRecordedProcesses } from "../../test/support/kube/processes";
 import { stopClusterInDir } from "../../test/support/kube/cluster";
 import { ensureCluster } from "./cluster";
@@ -83,6 +83,22 @@ export interface Bed {
   /** The test bed's Karmada CRD bundle (crds.tar.gz). */
   readonly crds: string;
   readonly members: readonly BedMember[];
+  /** The oldest catalog release, when the test bed has built it (the version-upgrade drill). */
+  readonly previousRelease?: PreviousRelease;
+}
+
+/** An older Karmada release on the mirror: binaries, the kube they pair with, the CRD bundle. */
+export interface PreviousRelease {
+  /** Karmada version its binaries report, e.g. `v1.16.0`. */
+  readonly karmadaVersion: string;
+  /** kube-apiserver / kube-controller-manager version they report, e.g. `v1.34.1`. */
+  readonly kubernetesVersion: string;
+  /** Tarballs on the mirror by binary name, as {@link Bed.artifacts} (no etcd: it is not upgraded). */
+  readonly artifacts: Readonly<Record<string, MirroredArtifact>>;
+  /** Its CRD bundle (crds.tar.gz). */
+  readonly crds: string;
+  /** Directory of its Karmada binaries (karmada-agent, karmadactl, …). */
+  readonly karmadaBin: string;
 }
 
 /** The estate's layout from a stack settings file (default Pulumi.local.yaml). */
@@ -108,6 +124,46 @@ const MIRRORED: Readonly<Record<string, readonly string[]>> = {
   "karmada-scheduler": ["karmada-scheduler"],
   "karmada-webhook": ["karmada-webhook"],
 };
+
+/** Version a binary reports: `Kubernetes v1.34.1`, or Karmada's `GitVersion:"v1.16.0"`. */
+function reportedVersion(binary: string): string {
+  const kube = path.basename(binary).startsWith("kube-");
+  const out = execFileSync(binary, [kube ? "--version" : "version"], { encoding: "utf8" });
+  const found = kube ? /Kubernetes (v\S+)/.exec(out) : /GitVersion:"([^"]+)"/.exec(out);
+  if (!found) throw new Error(`cannot read the version of ${binary} from: ${out.slice(0, 200)}`);
+  return found[1];
+}
+
+/**
+ * The previous release the test bed built (scripts/testbed/build.sh kube-previous karmada-previous), packed
+ * onto the mirror as `<binary>-<version>.tar.gz`; undefined when it is not built.
+ */
+function previousRelease(mirrorDir: string, baseUrl: string): PreviousRelease | undefined {
+  const { env } = testbedEnv();
+  const kubeBin = env.TESTBED_KUBE_PREVIOUS_BIN;
+  const karmadaBin = env.TESTBED_KARMADA_PREVIOUS_BIN;
+  const built = (bin: string | undefined) => !!bin && fs.existsSync(path.join(path.dirname(bin), ".done"));
+  if (!built(kubeBin) || !built(karmadaBin)) return undefined;
+  const karmadaVersion = reportedVersion(path.join(karmadaBin, "karmada-scheduler"));
+  const kubernetesVersion = reportedVersion(path.join(kubeBin, "kube-apiserver"));
+  const sources = Object.entries(MIRRORED)
+    .filter(([name]) => name !== "etcd")
+    .map(([name, files]) => {
+      const kube = name.startsWith("kube-");
+      const version = kube ? kubernetesVersion : karmadaVersion;
+      return [`${name}-${version}`, { dir: kube ? kubeBin! : karmadaBin!, files }] as const;
+    });
+  const packed = packMirror(mirrorDir, baseUrl, Object.fromEntries(sources));
+  return {
+    karmadaVersion,
+    kubernetesVersion,
+    artifacts: Object.fromEntries(
+      sources.map(([tarball]) => [tarball.replace(/-v[^-]+$/, ""), packed[tarball]]),
+    ),
+    crds: path.join(path.dirname(karmadaBin!), "crds.tar.gz"),
+    karmadaBin: karmadaBin!,
+  };
+}
 
 const SSHD = "/usr/sbin/sshd";
 const NETWORK_DAEMON = path.join(__dirname, "network.ts");
@@ -190,6 +246,53 @@ async function startNetwork(dir: string, settings: NetworkSettings): Promise<voi
   for (const p of settings.vip.ports) await waitForPort(settings.vip.address, p.listenPort, 30_000);
 }
 
+/** Where the mirror's tarballs are cached (shared by every bed on the machine). */
+const mirrorCacheDir = () =>
+  path.join(
+    process.env.PULUMI_KARMADA_CACHE ?? path.join(os.homedir(), ".cache", "pulumi-karmada"),
+    "sandbox-mirror",
+  );
+
+/** The mirror listens one address above the VIP. */
+const mirrorAddress = (layout: EstateLayout) =>
+  layout.vip.replace(/\.\d+$/, (last) => `.${Number(last.slice(1)) + 1}`);
+
+/** The network daemon's settings: the VIP in front of the layout's control-plane machines, and the mirror. */
+function networkSettings(layout: EstateLayout, mirrorDir: string): NetworkSettings {
+  return {
+    vip: {
+      address: layout.vip,
+      backends: layout.controlPlaneHosts.map((h) => h.address),
+      ports: [
+        { listenPort: 5443, targetPort: 5443 }, // karmada-apiserver
+        { listenPort: 443, targetPort: 7443 }, // karmada-aggregated-apiserver (the Cluster API)
+        { listenPort: 8443, targetPort: 8443 }, // karmada-webhook
+      ],
+    },
+    mirror: { address: mirrorAddress(layout), port: MIRROR_PORT, dir: mirrorDir },
+  };
+}
+
+/**
+ * A new control-plane machine in place of `lost` (a machine gone for good): its sshd and filesystem root
+ * started, and the VIP's backends changed to the machines left plus the new one, as an operator changes a
+ * load balancer's pool (the daemon restarts with its new settings). Returns the bed with the new machine.
+ */
+export async function replaceControlPlaneHost(
+  bed: Bed,
+  lost: string,
+  replacement: HostAddress,
+): Promise<Bed> {
+  const host = await startHost(bed.dir, replacement, fs.readFileSync(`${bed.sshKeyPath}.pub`, "utf8"));
+  const controlPlaneHosts = [...bed.controlPlaneHosts.filter((h) => h.name !== lost), host];
+  const layout: EstateLayout = {
+    ...bed.layout,
+    controlPlaneHosts: controlPlaneHosts.map(({ name, address, port }) => ({ name, address, port })),
+  };
+  await startNetwork(bed.dir, networkSettings(layout, mirrorCacheDir()));
+  return { ...bed, layout, controlPlaneHosts };
+}
+
 /** Starts every process of the bed in `dir` (or finds it running) and describes it. */
 export async function startBed(dir: string, layout: EstateLayout = readLayout()): Promise<Bed> {
   if (!fs.existsSync(SSHD)) throw new Error(`${SSHD} is missing: apt-get install openssh-server`);
@@ -201,14 +304,11 @@ export async function startBed(dir: string, layout: EstateLayout = readLayout())
   const hosts = await Promise.all(
     [...layout.etcdHosts, ...layout.controlPlaneHosts].map((h) => startHost(dir, h, clientPub)),
   );
-  const mirrorAddress = layout.vip.replace(/\.\d+$/, (last) => `.${Number(last.slice(1)) + 1}`);
-  const mirrorDir = path.join(
-    process.env.PULUMI_KARMADA_CACHE ?? path.join(os.homedir(), ".cache", "pulumi-karmada"),
-    "sandbox-mirror",
-  );
+  const mirrorDir = mirrorCacheDir();
+  const mirrorUrl = `http://${mirrorAddress(layout)}:${MIRROR_PORT}`;
   const artifacts = packMirror(
     mirrorDir,
-    `http://${mirrorAddress}:${MIRROR_PORT}`,
+    mirrorUrl,
     Object.fromEntries(
       Object.entries(MIRRORED).map(([name, files]) => [
         name,
@@ -216,18 +316,7 @@ export async function startBed(dir: string, layout: EstateLayout = readLayout())
       ]),
     ),
   );
-  await startNetwork(dir, {
-    vip: {
-      address: layout.vip,
-      backends: layout.controlPlaneHosts.map((h) => h.address),
-      ports: [
-        { listenPort: 5443, targetPort: 5443 }, // karmada-apiserver
-        { listenPort: 443, targetPort: 7443 }, // karmada-aggregated-apiserver (the Cluster API)
-        { listenPort: 8443, targetPort: 8443 }, // karmada-webhook
-      ],
-    },
-    mirror: { address: mirrorAddress, port: MIRROR_PORT, dir: mirrorDir },
-  });
+  await startNetwork(dir, networkSettings(layout, mirrorDir));
   const members = await Promise.all(
     layout.members.map(async (m) => {
       const address = new URL(m.apiEndpoint).hostname;
@@ -250,6 +339,7 @@ export async function startBed(dir: string, layout: EstateLayout = readLayout())
     etcdVersion: etcdVersion(),
     crds: crdBundle(),
     members,
+    previousRelease: previousRelease(mirrorDir, mirrorUrl),
   };
 }
 

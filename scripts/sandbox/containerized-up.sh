@@ -27,7 +27,7 @@ esac
 
 # 1. System packages, npm dependencies and the test bed (the engine, etcd, kube-apiserver, Karmada; a first
 #    build on a new machine takes ~15 min, later runs skip it).
-"$SANDBOX_REPO/scripts/setup.sh"
+"$SANDBOX_REPO/scripts/setup.sh" packages npm estate
 sandbox_engine_env
 
 # 2. Loopback clusters, kept running in the background (pid files under $SANDBOX_DIR/clusters/*/run).

@@ -50,7 +50,8 @@ export function writeAdminKubeconfig(dir: string, stack: LocalStack): string {
 
 /** After `up`: the pull members' agents run, and every member becomes Ready. */
 export async function startAgentsAndWait(bed: Bed, kubeconfigFile: string): Promise<void> {
-  for (const member of bed.members.filter((m) => m.mode === "Pull")) await runPullAgent(bed.dir, member);
+  for (const member of bed.members.filter((m) => m.mode === "Pull"))
+    await runPullAgent(bed.dir, member, bed.previousRelease);
   const karmada = credentialsFromKubeconfig(fs.readFileSync(kubeconfigFile, "utf8"));
   const wanted = bed.members.map((m) => m.clusterName).sort();
   await waitFor(

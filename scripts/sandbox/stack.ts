@@ -68,6 +68,30 @@ function placed(list: Record<string, unknown>[], hosts: readonly BedHost[]): Rec
 /** A change to the stack's settings (e.g. a component upgrade), applied to the `config:` map in place. */
 export type SettingsEdit = (config: Record<string, any>) => void;
 
+/**
+ * The estate at the previous release the bed carries (the version-upgrade drill installs it, then drops
+ * this edit): its Karmada version (kube follows the catalog's pairing), every component's binaries from the
+ * mirror, its CRD bundle.
+ */
+export function atPreviousRelease(bed: Bed): SettingsEdit {
+  const previous = bed.previousRelease;
+  if (!previous)
+    throw new Error(
+      "the previous release is not built: run scripts/testbed/build.sh karmada-previous kube-previous",
+    );
+  return (config) => {
+    const cp = config["karmada:controlPlane"];
+    cp.karmadaVersion = previous.karmadaVersion;
+    cp.hosts.components = Object.fromEntries(
+      Object.entries(COMPONENT_TARBALLS).map(([key, tarball]) => [
+        key,
+        { binaries: previous.artifacts[tarball] },
+      ]),
+    );
+    config["karmada:crds"] = { kind: "path", path: previous.crds };
+  };
+}
+
 /** The `config:` map of the stack: the repository's settings completed from `bed`, then `edit` applied. */
 export function localStackConfig(bed: Bed, edit: SettingsEdit = () => undefined): Record<string, unknown> {
   const config = parse(fs.readFileSync(LOCAL_STACK_FILE, "utf8")).config as Record<string, any>;
@@ -76,18 +100,19 @@ export function localStackConfig(bed: Bed, edit: SettingsEdit = () => undefined)
     ...etcd.hosts,
     version: bed.etcdVersion,
     artifact: bed.artifacts.etcd,
-    hosts: placed(etcd.hosts.hosts, bed.etcdHosts),
   };
   const cp = config["karmada:controlPlane"];
   cp.hosts = {
     ...cp.hosts,
-    machines: placed(cp.hosts.machines, bed.controlPlaneHosts),
     components: Object.fromEntries(
       Object.entries(COMPONENT_TARBALLS).map(([key, tarball]) => [key, { binaries: bed.artifacts[tarball] }]),
     ),
   };
   config["karmada:crds"] = { kind: "path", path: bed.crds };
   edit(config);
+  // after the edit, which may list other machines (e.g. one replacing a lost machine)
+  etcd.hosts.hosts = placed(etcd.hosts.hosts, bed.etcdHosts);
+  cp.hosts.machines = placed(cp.hosts.machines, bed.controlPlaneHosts);
   return config;
 }
 

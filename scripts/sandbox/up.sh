@@ -5,5 +5,5 @@
 # Settings: Pulumi.local.yaml. Code: scripts/sandbox/estate.ts. Stop and remove: npm run stop.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-"$repo/scripts/setup.sh"
+"$repo/scripts/setup.sh" packages npm estate
 exec "$repo/node_modules/.bin/ts-node" --transpile-only "$repo/scripts/sandbox/estate.ts" up "$@"

@@ -5,7 +5,8 @@
 # one <name>-<version> dir per component, skipping what is already there.
 #
 # usage: scripts/testbed/build.sh [component ...]     (default: all, in this order)
-#   components: engine etcd kube karmada
+#   components: engine etcd kube karmada kube-previous karmada-previous
+#   (the *-previous ones: the oldest catalog release and its kube, for the version-upgrade drill)
 # env:
 #   PULUMI_KARMADA_CACHE     cache base (default ~/.cache/pulumi-karmada); the test bed is in <base>/testbed
 #   PULUMI_KARMADA_ENGINE_DIR  the engine archives + SHA256SUMS (default: ../shared/engine beside the repo)
@@ -18,13 +19,13 @@ set -euo pipefail
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
 usage() {
-  sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 # Typical cold build time of each component in seconds (the upper end of what was measured on
 # 2 cores, see docs/testbed.md); used only for the deadline check.
 typical_seconds() {
-  case "$1" in
+  case "$(tb_kind "$1")" in
     etcd) echo 180 ;;
     engine) echo 60 ;;
     kube) echo 600 ;;
@@ -165,7 +166,8 @@ staging_version() {
 }
 
 build_kube() {
-  local out="$1/bin" w gomod minor staging line kv="${KUBE_VERSION#v}"
+  local out="$1/bin" w gomod minor staging line KUBE_VERSION="${2:-$KUBE_VERSION}"
+  local kv="${KUBE_VERSION#v}"
   minor="${kv#*.}"
   minor="${minor%%.*}"
   staging="v0.${kv#*.}"
@@ -195,7 +197,7 @@ build_kube() {
 }
 
 build_karmada() {
-  local dir="$1" out="$1/bin" w c name moddir
+  local dir="$1" out="$1/bin" w c name moddir KARMADA_VERSION="${2:-$KARMADA_VERSION}"
   w="$(new_wrapper "karmada-$KARMADA_VERSION")"
   cd "$w"
   go mod edit -require="github.com/karmada-io/karmada@$KARMADA_VERSION"
@@ -260,7 +262,7 @@ run_component() {
   set +e
   (
     set -euo pipefail
-    "build_$c" "$d"
+    "build_$(tb_kind "$c")" "$d" "$v"
   ) >"$logf" 2>&1
   rc=$?
   set -e
@@ -328,7 +330,7 @@ main() {
     local state="missing" extra=""
     tb_present "$c" && state="present"
     [[ -n "${TIMES[$c]:-}" ]] && extra=" (this run: ${TIMES[$c]}s)"
-    printf '  %-11s %-10s %-8s%s\n' "$c" "$(tb_version "$c")" "$state" "$extra"
+    printf '  %-16s %-10s %-8s%s\n' "$c" "$(tb_version "$c")" "$state" "$extra"
   done
   if ((${#NOT_STARTED[@]})); then
     echo

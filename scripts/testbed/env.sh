@@ -17,6 +17,11 @@ TESTBED_ETCD_BIN="$(tb_dir etcd)/bin"
 TESTBED_PULUMI_BIN="$(tb_dir engine)/bin"
 TESTBED_KUBE_BIN="$(tb_dir kube)/bin"
 TESTBED_KARMADA_BIN="$(tb_dir karmada)/bin"
+# The oldest catalog release and its kube (the version-upgrade drill); never on PATH.
+export TESTBED_KUBE_PREVIOUS_BIN TESTBED_KARMADA_PREVIOUS_BIN TESTBED_KARMADA_PREVIOUS_CRDS
+TESTBED_KUBE_PREVIOUS_BIN="$(tb_dir kube-previous)/bin"
+TESTBED_KARMADA_PREVIOUS_BIN="$(tb_dir karmada-previous)/bin"
+TESTBED_KARMADA_PREVIOUS_CRDS="$(tb_dir karmada-previous)/crds.tar.gz"
 
 # Karmada CRD bundle (same layout as the release asset crds.tar.gz) and the Kubernetes OpenAPI spec
 # of the pinned kube version (inside the k8s.io/kubernetes module in the Go module cache).
@@ -37,7 +42,8 @@ for _tb_c in "${TESTBED_COMPONENTS[@]}"; do
   else
     TESTBED_COMPONENTS_MISSING="${TESTBED_COMPONENTS_MISSING:+$TESTBED_COMPONENTS_MISSING }$_tb_c"
   fi
-  # Prepend each bin dir once (sourcing twice does not grow PATH).
+  # Prepend each bin dir once (sourcing twice does not grow PATH); the previous release stays off PATH.
+  [[ "$_tb_c" == *-previous ]] && continue
   _tb_d="$(tb_dir "$_tb_c")/bin"
   case ":$PATH:" in
     *":$_tb_d:"*) ;;

@@ -15,7 +15,7 @@ TESTBED_PULUMI_HOME="$TESTBED_ROOT/pulumi-home"
 # All components, in build order; a plain build.sh builds (or installs) all of them. `engine` is the
 # Pulumi CLI with its language hosts and the provider plugins, installed from prebuilt archives (below).
 # shellcheck disable=SC2034 # used by the scripts that source this file
-TESTBED_COMPONENTS=(engine etcd kube karmada)
+TESTBED_COMPONENTS=(engine etcd kube karmada kube-previous karmada-previous)
 
 # Where the prebuilt Pulumi engine archives are (the CLI bundle, provider plugins, SHA256SUMS): next to the
 # repository as ../shared/engine, or PULUMI_KARMADA_ENGINE_DIR. Without them a pulumi installed the usual
@@ -37,20 +37,27 @@ tb_version() {
     kubernetes) echo "$KUBERNETES_PROVIDER_VERSION" ;;
     kube) echo "$KUBE_VERSION" ;;
     karmada) echo "$KARMADA_VERSION" ;;
+    kube-previous) echo "$KUBE_PREVIOUS_VERSION" ;;
+    karmada-previous) echo "$KARMADA_PREVIOUS_VERSION" ;;
     *) return 1 ;;
   esac
+}
+
+# tb_kind COMPONENT: what the component builds (kube-previous is kube at another version).
+tb_kind() {
+  echo "${1%-previous}"
 }
 
 # tb_dir COMPONENT: cache directory of the component (holds bin/ and the .done stamp).
 tb_dir() {
   local v
   v="$(tb_version "$1")" || return 1
-  echo "$TESTBED_ROOT/$1-$v"
+  echo "$TESTBED_ROOT/$(tb_kind "$1")-$v"
 }
 
 # tb_bins COMPONENT: the binaries the component puts into its bin/ dir.
 tb_bins() {
-  case "$1" in
+  case "$(tb_kind "$1")" in
     etcd) echo "etcd etcdctl etcdutl" ;;
     engine) echo "pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs" ;;
     kube) echo "kube-apiserver kube-controller-manager" ;;
@@ -67,7 +74,7 @@ tb_present() {
   for b in $(tb_bins "$1"); do
     [[ -x "$d/bin/$b" ]] || return 1
   done
-  if [[ "$1" == karmada ]]; then
+  if [[ "$(tb_kind "$1")" == karmada ]]; then
     [[ -f "$d/crds.tar.gz" ]] || return 1
   fi
   if [[ "$1" == engine ]]; then

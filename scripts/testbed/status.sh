@@ -49,7 +49,7 @@ case "${1:-}" in
     for c in "${TESTBED_COMPONENTS[@]}"; do
       state=missing
       tb_present "$c" && state=present
-      printf '%-11s %-10s %-8s %s\n' "$c" "$(tb_version "$c")" "$state" "$(tb_dir "$c")"
+      printf '%-16s %-10s %-8s %s\n' "$c" "$(tb_version "$c")" "$state" "$(tb_dir "$c")"
     done
     echo "engine archives: $TESTBED_ENGINE_SOURCE; plugins in $TESTBED_PULUMI_HOME: $(for p in "${TESTBED_PLUGINS[@]}"; do printf '%s %s ' "$p" "$(tb_version "$p")"; done)"
     ;;

@@ -16,8 +16,11 @@ import * as path from "path";
 import * as tls from "tls";
 import { promisify } from "util";
 import { startSshd, stopSshd } from "../../scripts/sandbox/bed";
+import { killScriptProcesses } from "../support/hosts/testbed";
+import { destructiveStatefulSteps } from "../../lib/preview/stateful";
 import { removeSample, SAMPLE, startAgentsAndWait, writeAdminKubeconfig } from "../../scripts/sandbox/estate";
-import { LOCAL_RUN_OPTIONS, LocalStack, SettingsEdit } from "../../scripts/sandbox/stack";
+import { atPreviousRelease, LOCAL_RUN_OPTIONS, LocalStack, SettingsEdit } from "../../scripts/sandbox/stack";
+import { DEFAULT_KARMADA_VERSION, findRelease } from "../../lib/catalog";
 import {
   changedResources,
   describeChanges,
@@ -85,6 +88,8 @@ async function timed<T>(what: string, run: () => Promise<T>): Promise<T> {
 interface Step {
   readonly op: string;
   readonly name: string;
+  /** Type token, e.g. `command:remote:Command`. */
+  readonly type: string;
   /** Whether the resource belongs to the control plane or etcd (their component subtrees). */
   readonly ours: boolean;
 }
@@ -95,6 +100,7 @@ function eventLog(): { log: Step[]; onEvent: (e: EngineEvent) => void } {
   const step = (op: string, urn: string): Step => ({
     op,
     name: urn.slice(urn.lastIndexOf("::") + 2),
+    type: parseUrn(urn).type,
     ours: /KarmadaControlPlane\$|EtcdCluster\$/.test(urn),
   });
   return {
@@ -107,7 +113,11 @@ function eventLog(): { log: Step[]; onEvent: (e: EngineEvent) => void } {
   };
 }
 
-const tier = e2eTier("local estate: control plane on hosts (test/e2e/binary.test.ts)", LOCAL_ESTATE_NEEDS);
+const tier = e2eTier("local estate: control plane on hosts (test/e2e/binary.test.ts)", {
+  ...LOCAL_ESTATE_NEEDS,
+  // the estate starts at the oldest catalog release and is upgraded to the default one
+  components: ["kube-previous", "karmada-previous"],
+});
 
 tier.describe("the local estate (npm start's), control plane on hosts", () => {
   let estate: LocalEstate;
@@ -117,8 +127,11 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
   let adminKubeconfigFile: string;
   /** The scheduler upgrade's config edit, kept by the stacks of later tests. */
   let upgradeScheduler: SettingsEdit = () => undefined;
+  /** The settings of the latest stack (every later test starts from them). */
+  let settingsEdit: SettingsEdit = () => undefined;
   const hostRoot = (name: string) =>
     [...estate.bed.controlPlaneHosts, ...estate.bed.etcdHosts].find((h) => h.name === name)!.root;
+  const hostAddress = (name: string) => estate.bed.controlPlaneHosts.find((h) => h.name === name)!.address;
   /** pid of a component's process on a control-plane host (supervisor runner). */
   const componentPid = (host: string, component: string) =>
     Number(
@@ -129,7 +142,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
 
   beforeAll(async () => {
     estate = await startLocalEstate();
-    ({ stack, local } = await estate.stack());
+    ({ stack, local } = await estate.stack(atPreviousRelease(estate.bed)));
   });
 
   afterAll(async () => {
@@ -358,6 +371,123 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(events.log.filter((e) => !["same", "done", "read"].includes(e.op))).toEqual([]);
   });
 
+  /** The version a release's binary of `component` reports (kube's for karmada-apiserver and kube-controller-manager). */
+  const binaryFamilyVersion = (component: string, release: { version: string; kubernetesVersion: string }) =>
+    component === "karmada-apiserver" || component === "kube-controller-manager"
+      ? release.kubernetesVersion
+      : release.version;
+
+  /** Version the binary of a running component reports (the file its process runs). */
+  const runningVersion = (host: string, component: string): string => {
+    const exe = fs.readlinkSync(`/proc/${componentPid(host, component)}/exe`);
+    const kube = component === "karmada-apiserver" || component === "kube-controller-manager";
+    const out = execFileSync(exe, [kube ? "--version" : "version"], { encoding: "utf8" });
+    return (kube ? /Kubernetes (v\S+)/.exec(out) : /GitVersion:"([^"]+)"/.exec(out))![1];
+  };
+
+  /** Waits until Deployment `name` runs in every member (as propagated by Karmada). */
+  const inEveryMember = (name: string) =>
+    waitFor(
+      `${name} in every member`,
+      async () => {
+        for (const member of estate.bed.members) {
+          const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
+          const found = await apiGet(creds, `/apis/apps/v1/namespaces/default/deployments/${name}`).catch(
+            () => undefined,
+          );
+          if (!found) return false;
+        }
+        return true;
+      },
+      300_000,
+      2000,
+    );
+
+  test("version upgrade from the oldest catalog release to the default: core, then CRDs, then the aggregated API servers, then controllers, each host by host; workloads propagated before stay, new ones propagate", async () => {
+    const previous = estate.bed.previousRelease!;
+    const target = findRelease(DEFAULT_KARMADA_VERSION);
+    expect(previous.karmadaVersion).toBe(findRelease(previous.karmadaVersion).version);
+    expect(previous.karmadaVersion).not.toBe(target.version);
+    for (const host of ["cp1", "cp2"]) {
+      for (const component of CONTROL_PLANE) {
+        expect(`${host}/${component} ${runningVersion(host, component)}`).toBe(
+          `${host}/${component} ${binaryFamilyVersion(component, findRelease(previous.karmadaVersion))}`,
+        );
+      }
+    }
+    const upgraded = await estate.stack(); // the repository's settings: the default release
+    const events = eventLog();
+    const result = await timed("version upgrade", () =>
+      upgraded.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: events.onEvent }),
+    );
+    stack = upgraded.stack;
+    expect(result.summary.result).toBe("succeeded");
+    const changed = events.log.filter((e) => !["same", "done", "read"].includes(e.op));
+    console.log(`version upgrade steps:\n${changed.map((e) => `${e.op} ${e.type} ${e.name}`).join("\n")}`);
+    // nothing replaced or deleted; only CRDs new in the release are created
+    expect(
+      changed.filter(
+        (e) => e.op !== "update" && !(e.op === "create" && /CustomResourceDefinition$/.test(e.type)),
+      ),
+    ).toEqual([]);
+    const at = (op: string, name: string) => events.log.findIndex((e) => e.op === op && e.name === name);
+    const lastDone = (names: string[]) => Math.max(...names.map((n) => at("done", n)));
+    const firstChange = (names: string[]) =>
+      Math.min(
+        ...names.map((n) => events.log.findIndex((e) => e.name === n && ["create", "update"].includes(e.op))),
+      );
+    const services = (components: string[]) =>
+      ["cp1", "cp2"].flatMap((h) => components.map((c) => `karmada-${h}-${c}`));
+    // every component's service restarts on each host, cp2's only once cp1's is healthy again
+    for (const component of CONTROL_PLANE) {
+      expect(at("update", `karmada-cp1-${component}`)).toBeGreaterThanOrEqual(0);
+      expect(at("done", `karmada-cp1-${component}`)).toBeLessThan(at("update", `karmada-cp2-${component}`));
+    }
+    const crds = changed.filter((e) => /CustomResourceDefinition$/.test(e.type)).map((e) => e.name);
+    expect(crds.length).toBeGreaterThan(0);
+    const core = services(["karmada-apiserver", "kube-controller-manager"]);
+    const aggregated = services(["karmada-aggregated-apiserver"]);
+    const controllers = services(["karmada-controller-manager", "karmada-scheduler", "karmada-webhook"]);
+    // karmada-apiserver serves the CRDs, so it comes first; Karmada's own API server only after the CRDs
+    expect(lastDone(core)).toBeLessThan(firstChange(crds));
+    expect(lastDone(crds)).toBeLessThan(firstChange(aggregated));
+    expect(lastDone(aggregated)).toBeLessThan(firstChange(controllers));
+    for (const host of ["cp1", "cp2"]) {
+      for (const component of CONTROL_PLANE) {
+        expect(`${host}/${component} ${runningVersion(host, component)}`).toBe(
+          `${host}/${component} ${binaryFamilyVersion(component, target)}`,
+        );
+      }
+    }
+    // the pull member's agent follows its Deployment's new image (scripts/sandbox/agent.ts)
+    await timed("clusters ready after the upgrade", () =>
+      startAgentsAndWait(estate.bed, adminKubeconfigFile),
+    );
+    const clusters = (await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters")).items;
+    expect(clusters.map((c: any) => c.metadata.name)).toEqual(["member1", "member2", "member3"]);
+    // the workload propagated before the upgrade is still in every member; a new one propagates
+    await inEveryMember("nginx");
+    const after = path.join(estate.dir, "after-upgrade.yaml");
+    fs.writeFileSync(after, fs.readFileSync(SAMPLE, "utf8").replace(/\bnginx\b(?!:)/g, "after-upgrade"));
+    const karmadactl = requireBinary("karmadactl");
+    await execFileAsync(karmadactl, ["--kubeconfig", adminKubeconfigFile, "apply", "-f", after]);
+    await timed("propagation after the upgrade", () => inEveryMember("after-upgrade"));
+    await execFileAsync(karmadactl, ["--kubeconfig", adminKubeconfigFile, "delete", "-f", after]);
+    await waitFor(
+      "the new workload's binding finalized",
+      async () =>
+        !(await apiGet(karmada, "/apis/work.karmada.io/v1alpha2/resourcebindings")).items.some((b: any) =>
+          b.metadata.name.startsWith("after-upgrade"),
+        ),
+      120_000,
+      1000,
+    );
+    // the upgraded estate is what the settings say: nothing left to change
+    const quiet = eventLog();
+    await stack.preview({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: quiet.onEvent });
+    expect(quiet.log.filter((e) => !["same", "done", "read"].includes(e.op))).toEqual([]);
+  });
+
   test("a component upgrade rolls that component only, host by host", async () => {
     const version = "v1.18.3";
     const staged = stageSchedulerVersion(estate, version);
@@ -428,9 +558,10 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       config["karmada:etcd"].pki = { rotation: { generation: 1 } };
     };
     const rotated = await estate.stack(rotate);
+    settingsEdit = rotate;
     const before = await stateResources(rotated.stack);
-    // the providers for karmada-apiserver with the admin identity: the control plane's and each pull
-    // member's adopting one (its Cluster object may already exist, made by the agent)
+    // the providers for karmada-apiserver (a provider slot's identity, not the admin's): the control plane's
+    // and each pull member's adopting one (its Cluster object may already exist, made by the agent)
     const isKarmadaProvider = (name: string) => name === "karmada-karmada" || name.endsWith("-karmada-adopt");
     const inKarmada = new Set(
       kubeObjectsInState(before)
@@ -447,23 +578,23 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     const typeOf = (urn: string) => previewed.steps.find((st) => st.urn === urn)!.type;
     // the leaves of the control plane and etcd (members' credentials rotate with their own
     // `credentialGeneration`, untouched here)
-    const leafParts = leafCertificateResources(before, (urn) =>
-      /::karmada:index:(KarmadaControlPlane|EtcdCluster)\$/.test(urn),
+    // the providers' slots renew on their own schedule (lib/pki/rotation.ts), never with a generation bump
+    const isSlot = (urn: string) => /::karmada-provider-[ab]-(cert|key|csr)$/.test(urn);
+    const leafParts = new Set(
+      [
+        ...leafCertificateResources(before, (urn) =>
+          /::karmada:index:(KarmadaControlPlane|EtcdCluster)\$/.test(urn),
+        ),
+      ].filter((urn) => !isSlot(urn)),
     );
     expect(leafParts.size).toBeGreaterThan(30); // 10+ leaves: certificate, key and request each
+    expect(before.filter((r) => isSlot(r.urn)).length).toBe(6);
+    expect([...changedResources(previewed.steps).keys()].filter(isSlot)).toEqual([]);
     const classify = ([urn, ops]: [string, string[]]): string => {
       const op = ops.join();
       if (leafParts.has(urn) && ops.some((o) => o.includes("replace"))) return "leaf";
       // files onto the hosts (install/bundle scripts) and the restarts/health checks after them
       if (typeOf(urn) === "command:remote:Command" && op === "update") return "host command";
-      if (
-        typeOf(urn) === "pulumi:providers:kubernetes" &&
-        isKarmadaProvider(parseUrn(urn).name) &&
-        op === "update"
-      )
-        return "karmada provider";
-      if (inKarmada.has(urn) && op === "update" && previewed.diffUnavailable.has(urn))
-        return "diff unavailable";
       // a Secret carrying a renewed certificate or a kubeconfig with one (e.g. a pull agent's)
       if (typeOf(urn) === "kubernetes:core/v1:Secret" && /update|replace/.test(op)) return "secret";
       // the members' kube-system namespaces, read for the Clusters' ids, never changed
@@ -476,6 +607,12 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       byClass.set(cls, [...(byClass.get(cls) ?? []), parseUrn(entry[0]).name]);
     }
     expect([...byClass.entries()].filter(([cls]) => cls.startsWith("unexpected"))).toEqual([]);
+    // the Karmada providers keep their configuration, so the engine diffs every object inside Karmada: no
+    // "diff unavailable" warning, no update of a provider or of an object inside Karmada
+    expect([...previewed.diffUnavailable]).toEqual([]);
+    expect(
+      [...changed.keys()].filter((urn) => inKarmada.has(urn) || isKarmadaProvider(parseUrn(urn).name)),
+    ).toEqual([]);
     console.log(
       `rotation preview, changed resources by class:\n${[...byClass.entries()]
         .map(([cls, names]) => `  ${cls} (${names.length}): ${names.sort().join(" ")}`)
@@ -529,7 +666,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     stack = rotated.stack;
     expect(watch.reads).toBeGreaterThan(5);
     expect(watch.notReady).toEqual([]);
-    // the `up` changed nothing inside Karmada: those preview lines were the engine's "diff unavailable"
+    // the `up` changed nothing inside Karmada either
     expect([...changedResources(applied.steps).keys()].filter((urn) => inKarmada.has(urn))).toEqual([]);
 
     // on the hosts: CAs and the service-account key byte-identical, every leaf new
@@ -776,6 +913,122 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       },
     });
     expect(again).toEqual([]);
+    const quiet = recordSteps();
+    await stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: quiet.onEvent });
+    expect(describeChanges(quiet.steps.filter((st) => st.op !== "read"))).toEqual([]);
+  });
+
+  test("a control-plane machine that never comes back: the VIP keeps serving from the other; a new machine listed with `replaces` restores two, nothing deleted or replaced that holds state", async () => {
+    const karmadactl = requireBinary("karmadactl");
+    let lastAnswer = "";
+    const readyClusters = async () => {
+      const { stdout } = await execFileAsync(karmadactl, [
+        "--kubeconfig",
+        adminKubeconfigFile,
+        "get",
+        "clusters",
+      ]).catch((e: Error) => ({ stdout: `karmadactl failed: ${e.message}` }));
+      lastAnswer = stdout;
+      return stdout.match(/\bTrue\b/g)?.length ?? 0;
+    };
+    // cp2 is gone for good: every process on it dies with it, its SSH never answers again
+    killScriptProcesses(hostRoot("cp2"));
+    stopSshd(estate.dir, "cp2");
+    // the VIP serves from cp1 alone: the API answers, cp1's controllers take over the leases and reconcile
+    const member1 = estate.bed.members.find((m) => m.clusterName === "member1")!;
+    const member1Api = credentialsFromKubeconfig(fs.readFileSync(member1.kubeconfigPath, "utf8"));
+    const nginx = "/apis/apps/v1/namespaces/default/deployments/nginx";
+    const { uid } = (await apiGet(member1Api, nginx)).metadata;
+    expect((await apiRequest(member1Api, "DELETE", nginx)).status).toBe(200);
+    await timed("reconciled with cp1 alone", () =>
+      waitFor(
+        "a new nginx in member1",
+        async () => {
+          const found = await apiGet(member1Api, nginx).catch(() => undefined);
+          return found !== undefined && found.metadata.uid !== uid;
+        },
+        300_000,
+        1000,
+      ),
+    );
+    expect(await readyClusters()).toBe(3);
+
+    // the replacement: machine cp3 listed instead of cp2 with `replaces: cp2`, the VIP's pool changed to cp1 + cp3
+    const cp3 = { name: "cp3", address: "127.0.6.7", port: 2222 };
+    await estate.replaceControlPlaneHost("cp2", cp3);
+    // the scheduler comes from a path on the machines (its upgrade above): the new machine needs it too
+    stageSchedulerVersion(estate, runningVersion("cp1", "karmada-scheduler"));
+    const replace: SettingsEdit = (config) => {
+      settingsEdit(config);
+      const hosts = config["karmada:controlPlane"].hosts;
+      hosts.machines = hosts.machines.map((m: { name: string }) =>
+        m.name === "cp2" ? { ...cp3, replaces: "cp2" } : m,
+      );
+    };
+    const replaced = await estate.stack(replace);
+    settingsEdit = replace;
+    const steps = recordSteps();
+    const events = eventLog();
+    const result = await timed("up (cp3 replaces cp2)", () =>
+      replaced.stack.up({
+        ...LOCAL_RUN_OPTIONS,
+        color: "never",
+        onEvent: (e) => {
+          steps.onEvent(e);
+          events.onEvent(e);
+        },
+      }),
+    );
+    stack = replaced.stack;
+    expect(result.summary.result).toBe("succeeded");
+    console.log(
+      `replacement steps:\n${describeChanges(steps.steps.filter((st) => st.op !== "read")).join("\n")}`,
+    );
+    // nothing holding state is replaced or deleted (CAs, sa key, etcd, Clusters); no command is deleted
+    // (cp2's commands became cp3's and ran there: nothing tried to reach the lost machine)
+    expect(destructiveStatefulSteps(steps.steps)).toEqual([]);
+    expect(
+      steps.steps.filter((st) => st.type === "command:remote:Command" && /delete|replace/.test(st.op)),
+    ).toEqual([]);
+    expect(steps.steps.filter((st) => st.name.startsWith("karmada-cp2-"))).toEqual([]);
+    for (const component of CONTROL_PLANE) {
+      expect(steps.steps.some((st) => st.name === `karmada-cp3-${component}` && st.op === "update")).toBe(
+        true,
+      );
+      expect(isRunning(componentPid("cp3", component))).toBe(true);
+      // the same release as cp1 (the scheduler's too, upgraded on its own earlier)
+      expect(`${component} ${runningVersion("cp3", component)}`).toBe(
+        `${component} ${runningVersion("cp1", component)}`,
+      );
+    }
+    // cp3 serves the API itself, with a certificate naming its address
+    const direct = { ...karmada, server: `https://${cp3.address}:5443` };
+    const listed = (await apiGet(direct, "/apis/cluster.karmada.io/v1alpha1/clusters")).items;
+    expect(listed.map((c: any) => c.metadata.name)).toEqual(["member1", "member2", "member3"]);
+    await timed("members Ready with cp1 and cp3", () =>
+      waitFor("three Ready members", async () => (await readyClusters()) === 3, 300_000, 2000),
+    ).catch(async (e) => {
+      // what each Cluster says, through cp3 and cp1 directly, and the controllers' last words
+      console.log(`karmadactl get clusters (through the VIP) last said:\n${lastAnswer}`);
+      for (const server of [direct.server, `https://${hostAddress("cp1")}:5443`]) {
+        const items = await apiGet({ ...karmada, server }, "/apis/cluster.karmada.io/v1alpha1/clusters")
+          .then((l) => l.items)
+          .catch((err: Error) => [{ error: err.message }]);
+        console.log(
+          `${server}: ${JSON.stringify(items.map((c: any) => c.error ?? [c.metadata.name, c.status?.conditions]))}`,
+        );
+      }
+      for (const host of ["cp1", "cp3"])
+        for (const component of ["karmada-controller-manager", "karmada-aggregated-apiserver"]) {
+          const log = path.join(hostRoot(host), `var/log/pulumi-karmada/${component}.log`);
+          if (fs.existsSync(log))
+            console.log(
+              `${host} ${component}:\n${fs.readFileSync(log, "utf8").split("\n").slice(-40).join("\n")}`,
+            );
+        }
+      throw e;
+    });
+    // what the settings say is what runs: a further `up` changes nothing
     const quiet = recordSteps();
     await stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: quiet.onEvent });
     expect(describeChanges(quiet.steps.filter((st) => st.op !== "read"))).toEqual([]);

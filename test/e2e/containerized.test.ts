@@ -200,11 +200,16 @@ tier.describe("containerized control plane on loopback API servers (real engine)
     }
   });
 
-  /** Control-plane leaves as key, CSR and certificate URNs (`<name>-<leaf>-key|-csr|-cert`). */
+  /** The Karmada providers' identities: renewed on their own schedule, never by a generation bump. */
+  const isProviderSlot = (urn: string) => /-provider-[ab]-(cert|key|csr)$/.test(urn);
+  /**
+   * Control-plane leaves a generation bump renews, as key, CSR and certificate URNs
+   * (`<name>-<leaf>-key|-csr|-cert`): all but the provider slots.
+   */
   const leafResources = (resources: readonly StateResource[]) =>
-    leafCertificateResources(resources, inControlPlane);
+    new Set([...leafCertificateResources(resources, inControlPlane)].filter((urn) => !isProviderSlot(urn)));
 
-  test("rotation preview (generation bumped): leaves replaced, their Secrets, the workloads mounting them and the Karmada provider rewritten; CAs and sa-key untouched", async () => {
+  test("rotation preview (generation bumped): leaves replaced, their Secrets and the workloads mounting them rewritten; the Karmada provider and every object inside Karmada diffed and unchanged; CAs and sa-key untouched", async () => {
     const resources = await stateResources(fx.stack);
     const leaves = leafResources(resources);
     expect(leaves.size).toBeGreaterThan(0);
@@ -224,19 +229,21 @@ tier.describe("containerized control plane on loopback API servers (real engine)
         (leaves.has(urn) && replaces(ops)) ||
         // the kubernetes provider replaces a Secret whose data changes (unless enableSecretMutable)
         (typeOf(urn) === "kubernetes:core/v1:Secret" && inControlPlane(urn)) ||
-        // its kubeconfig embeds the admin leaf
-        (typeOf(urn) === "pulumi:providers:kubernetes" &&
-          urn.endsWith("::karmada-karmada") &&
-          ops.join() === "update") ||
         // the pod template's certificates checksum rolls the workload onto the renewed certificates
-        (typeOf(urn) === "kubernetes:apps/v1:Deployment" && inControlPlane(urn) && ops.join() === "update") ||
-        // that provider's inputs are unknown during the preview: the engine cannot diff (it says so
-        // per resource, checked below) and shows an update; the rotation `up` changes none of them
-        (inKarmada.has(urn) && ops.join() === "update" && steps.diffUnavailable.has(urn));
+        (typeOf(urn) === "kubernetes:apps/v1:Deployment" && inControlPlane(urn) && ops.join() === "update");
       const unexpected = [...changed.entries()]
         .filter((entry) => !allowed(entry))
         .map(([urn, ops]) => `${urn}: ${ops}`);
       expect(unexpected).toEqual([]);
+      // the provider for karmada-apiserver keeps its slot's kubeconfig: the engine diffs every object
+      // inside Karmada (no "diff unavailable") and finds nothing to change
+      expect([...steps.diffUnavailable]).toEqual([]);
+      expect(inKarmada.size).toBeGreaterThan(10);
+      expect(
+        [...changed.keys()].filter((urn) => inKarmada.has(urn) || urn.endsWith("::karmada-karmada")),
+      ).toEqual([]);
+      expect(resources.filter((r) => isProviderSlot(r.urn)).length).toBe(6);
+      expect([...changed.keys()].filter(isProviderSlot)).toEqual([]);
       expect([...leaves].filter((urn) => !replaces(changed.get(urn) ?? []))).toEqual([]);
       // every control-plane workload mounts a renewed certificate; etcd's (not rotated) stays
       const workloads = resources.filter((r) => /:apps\/v1:(Deployment|StatefulSet)$/.test(r.type));

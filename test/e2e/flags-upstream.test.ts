@@ -2,13 +2,16 @@ import { execFileSync } from "child_process";
 import { CONTAINER_PATHS, componentFlags } from "../../lib/controlplane/flags";
 import { ControlPlaneComponent } from "../../lib/controlplane/flags-ports";
 import { e2eTier } from "../support/engine/tier";
-import { requireBinary } from "../support/kube/binaries";
+import { requireBinary, testbedEnv } from "../support/kube/binaries";
+import * as path from "path";
 import { testSettings } from "../support/settings";
 
 /**
  * Every flag we generate must exist in the real binary: an unknown flag makes the process exit at start.
- * The binaries come from the test bed (`scripts/testbed/build.sh kube karmada`), at the versions pinned
- * there. karmada-search and karmada-metrics-adapter are not part of the test bed, so they are not checked.
+ * The binaries come from the test bed (`scripts/testbed/build.sh kube karmada kube-previous
+ * karmada-previous`): the default release and the oldest one in the catalog, each checked against the
+ * flags generated for its own version. karmada-search and karmada-metrics-adapter are not part of the test
+ * bed, so they are not checked.
  */
 const BINARIES: [ControlPlaneComponent, string][] = [
   ["karmada-apiserver", "kube-apiserver"],
@@ -21,8 +24,8 @@ const BINARIES: [ControlPlaneComponent, string][] = [
 ];
 
 /** Flag names a binary documents in `--help`. */
-function knownFlags(name: string): Set<string> {
-  const help = execFileSync(requireBinary(name), ["--help"], {
+function knownFlags(binary: string): Set<string> {
+  const help = execFileSync(binary, ["--help"], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -31,17 +34,40 @@ function knownFlags(name: string): Set<string> {
 
 const tier = e2eTier("generated flags exist in the upstream binaries (test/e2e/flags-upstream.test.ts)", {
   binaries: BINARIES.map(([, binary]) => binary),
+  components: ["kube-previous", "karmada-previous"],
 });
+
+/** The oldest catalog release's binary (its bin dir from scripts/testbed/env.sh). */
+function previousBinary(binary: string): string {
+  const { env } = testbedEnv();
+  const dir = binary.startsWith("kube-") ? env.TESTBED_KUBE_PREVIOUS_BIN : env.TESTBED_KARMADA_PREVIOUS_BIN;
+  return path.join(dir, binary);
+}
+
+/** The Karmada version a karmada-* binary reports (its `version` command). */
+function reportedKarmadaVersion(file: string): string {
+  const out = execFileSync(file, ["version"], { encoding: "utf8" });
+  return /GitVersion:"([^"]+)"/.exec(out)![1];
+}
 
 tier.describe("generated flags exist in the upstream binaries", () => {
   // Every optional flag switched on: feature gates too.
   const settings = testSettings({ featureGates: { Failover: true } });
 
   it.each(BINARIES)("%s (%s)", (component, binary) => {
-    const known = knownFlags(binary);
+    const known = knownFlags(requireBinary(binary));
     const generated = componentFlags(component, settings, CONTAINER_PATHS).map(
       (f) => /^--([^=]+)=/.exec(f)![1],
     );
+    expect(generated.filter((name) => !known.has(name))).toEqual([]);
+  });
+
+  it.each(BINARIES)("oldest catalog release: %s (%s)", (component, binary) => {
+    const version = reportedKarmadaVersion(previousBinary("karmada-scheduler"));
+    const old = testSettings({ version, featureGates: { Failover: true } });
+    expect(old.release.version).toBe(version);
+    const generated = componentFlags(component, old, CONTAINER_PATHS).map((f) => /^--([^=]+)=/.exec(f)![1]);
+    const known = knownFlags(previousBinary(binary));
     expect(generated.filter((name) => !known.has(name))).toEqual([]);
   });
 });

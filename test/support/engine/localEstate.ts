@@ -9,7 +9,14 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { stopPullAgent } from "../../../scripts/sandbox/agent";
-import { Bed, readLayout, startBed, stopBed } from "../../../scripts/sandbox/bed";
+import {
+  Bed,
+  HostAddress,
+  readLayout,
+  replaceControlPlaneHost,
+  startBed,
+  stopBed,
+} from "../../../scripts/sandbox/bed";
 import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../../../scripts/sandbox/stack";
 import { requireBinary } from "../kube/binaries";
 import { TierNeeds } from "./tier";
@@ -36,6 +43,11 @@ export const LOCAL_ESTATE_NEEDS: TierNeeds = {
 export interface LocalEstate {
   readonly dir: string;
   readonly bed: Bed;
+  /**
+   * Starts machine `replacement` in place of control-plane machine `lost` and points the VIP at the machines
+   * left plus the new one (scripts/sandbox/bed.ts); `bed` then lists it.
+   */
+  replaceControlPlaneHost(lost: string, replacement: HostAddress): Promise<void>;
   /** The stack with the repository's settings, changed by `edit` (e.g. a component upgrade). */
   stack(edit?: SettingsEdit): Promise<{ stack: Stack; local: LocalStack }>;
   /** Stops every process of the estate and removes its directory (no `destroy`: call that first). */
@@ -45,19 +57,31 @@ export interface LocalEstate {
 /** Starts the bed of the local estate in a new temporary directory. */
 export async function startLocalEstate(prefix = "pk-local-"): Promise<LocalEstate> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  let bed: Bed | undefined;
   const stop = async () => {
-    for (const m of readLayout().members) await stopPullAgent(dir, m.clusterName);
-    await stopBed(dir);
+    const layout = readLayout();
+    for (const m of layout.members) await stopPullAgent(dir, m.clusterName);
+    await stopBed(dir, layout);
+    // a machine that replaced one of the layout's (replaceControlPlaneHost)
+    const added = (bed?.layout.controlPlaneHosts ?? []).filter(
+      (h) => !layout.controlPlaneHosts.some((l) => l.name === h.name),
+    );
+    if (added.length) await stopBed(dir, { ...layout, etcdHosts: [], controlPlaneHosts: added, members: [] });
     if (!process.env.PK_KEEP_TESTBED) fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const bed = await startBed(dir);
+    bed = await startBed(dir);
     return {
       dir,
-      bed,
+      get bed() {
+        return bed!;
+      },
       stop,
+      replaceControlPlaneHost: async (lost, replacement) => {
+        bed = await replaceControlPlaneHost(bed!, lost, replacement);
+      },
       stack: async (edit) => {
-        const local = prepareLocalStack(dir, bed, edit);
+        const local = prepareLocalStack(dir, bed!, edit);
         const stack = await LocalWorkspace.selectStack(
           { stackName: LOCAL_STACK, workDir: local.workDir },
           {

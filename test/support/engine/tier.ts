@@ -18,7 +18,16 @@ export interface TierNeeds {
   readonly binaries?: readonly string[];
   /** Pulumi resource plugins (npm package names without `@pulumi/`), at the version the npm SDK asks for. @default [] */
   readonly plugins?: readonly string[];
+  /** Test-bed components kept off PATH, by build.sh name (`karmada-previous`, `kube-previous`). @default [] */
+  readonly components?: readonly OffPathComponent[];
 }
+
+/** Test-bed components whose binaries are not on PATH (env.sh exports their bin dir instead). */
+export type OffPathComponent = "kube-previous" | "karmada-previous";
+
+/** The bin dir env.sh exports for an off-PATH component: `TESTBED_KARMADA_PREVIOUS_BIN`, … */
+const binDirVariable = (component: OffPathComponent) =>
+  `TESTBED_${component.toUpperCase().replace(/-/g, "_")}_BIN`;
 
 /** The outcome of {@link e2eTier}. */
 export interface Tier {
@@ -110,6 +119,10 @@ export function findMissing(needs: TierNeeds): string[] {
     // a build in progress leaves half-written binaries behind: never run those
     if (!found || !finished(found)) missing.push(binary);
   }
+  for (const component of needs.components ?? []) {
+    const bin = env[binDirVariable(component)];
+    if (!bin || !finished(path.join(bin, "."))) missing.push(component);
+  }
   const plugins = needs.plugins ?? [];
   if (plugins.length > 0) {
     const pulumi = findBinary("pulumi", env);
@@ -132,7 +145,7 @@ export function buildHint(missing: readonly string[]): string {
   const packages = new Set<string>();
   const others: string[] = [];
   for (const m of missing) {
-    const component = m.startsWith("plugin ") ? "engine" : COMPONENT_OF[m];
+    const component = m.startsWith("plugin ") ? "engine" : m.endsWith("-previous") ? m : COMPONENT_OF[m];
     if (component) components.add(component);
     else if (SYSTEM_PACKAGE_OF[m]) packages.add(SYSTEM_PACKAGE_OF[m]);
     else others.push(m);

@@ -1,4 +1,7 @@
+import { parse } from "yaml";
 import { CERTIFICATES_CHECKSUM_ANNOTATION } from "../../../lib/manifests/workloads/metadata";
+import { DEFAULT_LEAF_VALIDITY_HOURS } from "../../../lib/pki/certificates";
+import { providerSlotInUse, slotWindowHours } from "../../../lib/pki/rotation";
 import { buildEstate } from "../../support/estate";
 import { Registration } from "../../support/mocks";
 
@@ -101,6 +104,40 @@ describe("certificate rotation", () => {
       });
       expect(without(renewed)).toEqual(without(template));
     }
+  });
+
+  /** The Karmada provider's kubeconfig and the resource name its client certificate came from (mocks). */
+  const karmadaProvider = (records: Registration[]) => {
+    const provider = records.find(
+      (r) => r.type === "pulumi:providers:kubernetes" && r.name === "karmada-karmada",
+    )!;
+    const user = parse(provider.inputs.kubeconfig).users[0].user;
+    const cert = Buffer.from(user["client-certificate-data"], "base64").toString();
+    return { kubeconfig: provider.inputs.kubeconfig, certificate: /\n(\S+)/.exec(cert)![1] };
+  };
+
+  it("the Karmada provider authenticates as the provider slot not renewed in this window; 'rotate now' leaves it as it was", async () => {
+    const before = await build(0);
+    const provider = karmadaProvider(before.records);
+    expect(provider.certificate).toBe(
+      `karmada-provider-${providerSlotInUse(DEFAULT_LEAF_VALIDITY_HOURS, now)}-cert`,
+    );
+    expect(before.records.find((r) => r.name === "karmada-karmada")!.secretPaths).toContain("kubeconfig");
+    expect(karmadaProvider((await build(1)).records).kubeconfig).toBe(provider.kubeconfig);
+  });
+
+  it("at a slot window boundary the providers switch to the slot issued in the window before, while the other renews", async () => {
+    const window = slotWindowHours(DEFAULT_LEAF_VALIDITY_HOURS) * HOUR;
+    const start = (Math.floor(now / window) + 1) * window; // the next window
+    const [last, next] = [await build(0, start - 1), await build(0, start)];
+    const [was, is] = [karmadaProvider(last.records).certificate, karmadaProvider(next.records).certificate];
+    expect(is).not.toBe(was);
+    const [oldTriggers, newTriggers] = [triggers(last.records), triggers(next.records)];
+    const trigger = (t: Map<string, unknown>, name: string) =>
+      t.get(`tls:index/locallySignedCert:LocallySignedCert ${name}`);
+    // the slot in use now kept its certificate; the one it left renews
+    expect(trigger(newTriggers, is)).toBe(trigger(oldTriggers, is));
+    expect(trigger(newTriggers, was)).not.toBe(trigger(oldTriggers, was));
   });
 
   it("renews on a plain `pulumi up` before expiry, and not before the renew window", async () => {

@@ -1,9 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
-import { CA_IDS, CertSpec, controlPlaneCertificates, etcdCertificates } from "../../../lib/pki/certificates";
+import {
+  CA_IDS,
+  CertSpec,
+  controlPlaneCertificates,
+  DEFAULT_LEAF_VALIDITY_HOURS,
+  etcdCertificates,
+} from "../../../lib/pki/certificates";
 import { issuePki, IssuedPki } from "../../../lib/pki/issue";
 import { IssuePkiArgs } from "../../../lib/pki/issue-args";
 import { PkiFile } from "../../../lib/pki/layout";
-import { rotationTrigger } from "../../../lib/pki/rotation";
+import { rotationTrigger, slotRotationTrigger, slotWindowHours } from "../../../lib/pki/rotation";
 import { testSettings } from "../../support/settings";
 import { configError } from "../validation/config-error";
 
@@ -185,7 +191,9 @@ describe("issuePki under mocks", () => {
   it("gives a replacementTrigger to leaf keys and certificates only", async () => {
     const pki = await issue();
     for (const spec of LEAVES) {
-      const expected = rotationTrigger({ validityHours: spec.validityHours, nowMs: NOW });
+      const expected = spec.rotationSlot
+        ? slotRotationTrigger(spec.rotationSlot, spec.validityHours, NOW)
+        : rotationTrigger({ validityHours: spec.validityHours, nowMs: NOW });
       expect(triggers.get(`${TLS.signed}::kcp-${spec.id}-cert`)).toBe(expected);
       expect(triggers.get(`${TLS.key}::kcp-${spec.id}-key`)).toBe(expected);
       expect(pki.leaves[spec.id].rotationTrigger).toBe(expected);
@@ -197,9 +205,13 @@ describe("issuePki under mocks", () => {
     expect(triggers.get(`${TLS.key}::kcp-sa-key`)).toBeUndefined();
   });
 
-  it("a generation bump changes every leaf trigger and leaves CA and service-account inputs identical", async () => {
+  it("a generation bump changes every leaf trigger but the provider slots', and leaves CA and service-account inputs identical", async () => {
+    const bumped = LEAVES.filter((l) => !l.rotationSlot);
+    const slots = LEAVES.filter((l) => l.rotationSlot);
+    expect(slots.map((l) => l.id)).toEqual(["provider-a", "provider-b"]);
     const snapshot = () => ({
-      leafTriggers: LEAVES.map((l) => triggers.get(`${TLS.signed}::kcp-${l.id}-cert`)),
+      leafTriggers: bumped.map((l) => triggers.get(`${TLS.signed}::kcp-${l.id}-cert`)),
+      slotTriggers: slots.map((l) => triggers.get(`${TLS.signed}::kcp-${l.id}-cert`)),
       stable: registrations
         .filter(
           (r) =>
@@ -219,6 +231,17 @@ describe("issuePki under mocks", () => {
       [...CA_IDS.flatMap((c) => [`kcp-${c}`, `kcp-${c}-key`]), "kcp-sa-key"].sort(),
     );
     after.leafTriggers.forEach((t, i) => expect(t).not.toEqual(before.leafTriggers[i]));
+    expect(after.slotTriggers).toEqual(before.slotTriggers);
+  });
+
+  it("hands out the provider slot not renewed in the current window", async () => {
+    const window = slotWindowHours(DEFAULT_LEAF_VALIDITY_HOURS) * 3_600_000;
+    const even = Math.ceil(NOW / window / 2) * 2 * window; // the first moment of an even window
+    expect((await issue({ rotation: { now: () => even } })).providerSlot).toBe("b");
+    expect((await issue({ rotation: { now: () => even + window } })).providerSlot).toBe("a");
+    expect(
+      (await issue({ certificates: LEAVES.filter((l) => !l.rotationSlot) })).providerSlot,
+    ).toBeUndefined();
   });
 
   it("uses supplied CAs without creating them; their keys become secrets", async () => {

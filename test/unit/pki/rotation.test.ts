@@ -1,5 +1,12 @@
 import * as fc from "fast-check";
-import { renewBeforeHours, rotationTrigger, rotationWindowIndex } from "../../../lib/pki/rotation";
+import {
+  providerSlotInUse,
+  renewBeforeHours,
+  rotationTrigger,
+  rotationWindowIndex,
+  slotRotationTrigger,
+  slotWindowHours,
+} from "../../../lib/pki/rotation";
 import { configError } from "../validation/config-error";
 
 const HOUR = 3_600_000;
@@ -77,5 +84,57 @@ describe("rotationTrigger", () => {
       "rotation.generation",
     );
     expect(configError(() => rotationTrigger({ validityHours: 24, nowMs: Number.NaN })).field).toBe("now");
+  });
+});
+
+describe("provider slots", () => {
+  const HOUR = 3_600_000;
+  const validity = fc.integer({ min: 3, max: 87_600 });
+  const moment = fc.integer({ min: 0, max: 4_000_000_000_000 });
+
+  it("the slot in use was not renewed when the current window began: its trigger is the one of the window before", () => {
+    fc.assert(
+      fc.property(validity, moment, (hours, now) => {
+        const window = slotWindowHours(hours) * HOUR;
+        const start = Math.floor(now / window) * window;
+        fc.pre(start >= window);
+        const slot = providerSlotInUse(hours, now);
+        expect(slotRotationTrigger(slot, hours, now)).toBe(slotRotationTrigger(slot, hours, start - 1));
+        // and the other one was: it is the slot being renewed now
+        const other = slot === "a" ? "b" : "a";
+        expect(slotRotationTrigger(other, hours, now)).not.toBe(slotRotationTrigger(other, hours, start - 1));
+      }),
+    );
+  });
+
+  it("a slot in use is at most two windows old, less than its validity (one `up` per window)", () => {
+    fc.assert(
+      fc.property(validity, moment, (hours, now) => {
+        const window = slotWindowHours(hours) * HOUR;
+        const slot = providerSlotInUse(hours, now);
+        // the earliest moment with the same trigger: when the slot was (at the earliest) renewed
+        let issued = Math.floor(now / window) * window;
+        while (
+          issued >= window &&
+          slotRotationTrigger(slot, hours, issued - 1) === slotRotationTrigger(slot, hours, now)
+        )
+          issued -= window;
+        const endOfUse = (Math.floor(now / window) + 1) * window;
+        expect(endOfUse - issued).toBeLessThanOrEqual(2 * window);
+        expect(2 * window).toBeLessThan(hours * HOUR);
+      }),
+    );
+  });
+
+  it("each slot renews every second window, the two a window apart; a steady clock changes nothing", () => {
+    const hours = 8760;
+    const window = slotWindowHours(hours) * HOUR;
+    expect(slotWindowHours(hours)).toBe(2920);
+    const at = (k: number) => k * window + 1;
+    const triggers = (slot: "a" | "b") => [0, 1, 2, 3, 4].map((k) => slotRotationTrigger(slot, hours, at(k)));
+    expect(triggers("a")).toEqual([0, 0, 1, 1, 2].map((t) => `slot=a;window=5840h/${t}`));
+    expect(triggers("b")).toEqual([0, 1, 1, 2, 2].map((t) => `slot=b;window=5840h/${t}`));
+    expect([0, 1, 2, 3].map((k) => providerSlotInUse(hours, at(k)))).toEqual(["b", "a", "b", "a"]);
+    expect(slotRotationTrigger("a", hours, at(2))).toBe(slotRotationTrigger("a", hours, at(2) + window - 2));
   });
 });

@@ -15,6 +15,12 @@ describe("e2e tier hints", () => {
     ).toBe("run scripts/testbed/build.sh etcd kube karmada engine");
   });
 
+  it("sends the previous release's components (kept off PATH) to build.sh by their own names", () => {
+    expect(buildHint(["karmada-previous", "kube-previous", "karmadactl"])).toBe(
+      "run scripts/testbed/build.sh karmada-previous kube-previous karmada",
+    );
+  });
+
   it("sends tools the test bed does not build to the system's packages, anything else to PATH", () => {
     expect(buildHint(["systemd-analyze", "shellcheck", "kubectl"])).toBe(
       "install systemd shellcheck (apt-get install -y systemd shellcheck); put kubectl on PATH",

@@ -9,6 +9,7 @@ import * as path from "path";
 import { installedPlugins, requiredPluginVersion } from "../../support/engine/tier";
 import { REPO_ROOT, findBinary, testbedEnv } from "../../support/kube/binaries";
 import { describeWithGo } from "../../support/upstream";
+import { DEFAULT_KARMADA_VERSION, RELEASES } from "../../../lib/catalog";
 
 /** The KEY=value lines of versions.env. */
 const VERSIONS: Readonly<Record<string, string>> = Object.fromEntries(
@@ -116,5 +117,24 @@ describe("Pulumi SDK versions of the examples in other languages", () => {
     const deps = JSON.parse(read(`${example}/package.json`)).dependencies;
     expect(deps["@pulumi/pulumi"]).toBe(pinned("PULUMI_VERSION"));
     expect(deps["@pulumi/kubernetes"]).toBe(pinned("KUBERNETES_PROVIDER_VERSION"));
+  });
+});
+
+describe("Karmada and kube versions of the test bed follow the release catalog", () => {
+  const oldest = RELEASES[RELEASES.length - 1];
+  const newest = RELEASES.find((r) => r.version === DEFAULT_KARMADA_VERSION)!;
+
+  it("builds the default release and the kube it pairs with", () => {
+    expect([VERSIONS.KARMADA_VERSION, VERSIONS.KUBE_VERSION]).toEqual([
+      newest.version,
+      newest.kubernetesVersion,
+    ]);
+  });
+
+  it("builds the oldest release and its kube too: the version-upgrade drill starts there", () => {
+    expect([VERSIONS.KARMADA_PREVIOUS_VERSION, VERSIONS.KUBE_PREVIOUS_VERSION]).toEqual([
+      oldest.version,
+      oldest.kubernetesVersion,
+    ]);
   });
 });
