@@ -188,7 +188,10 @@ export function validateMemberConfig(config: MemberRegistrationConfig): void {
         );
       }),
     );
-    validateUnique("taints", config.taints ?? [], (t) => `${t.key}:${t.effect}`);
+    // entries that are not taints were reported above; they must not stop the check of the others
+    validateUnique("taints", config.taints ?? [], (t) =>
+      typeof t === "object" && t !== null ? `${t.key}:${t.effect}` : t,
+    );
   });
   if (config.proxyURL !== undefined) run(() => validateProxyUrl("proxyURL", config.proxyURL!));
   const permissions = config.permissions ?? "full";

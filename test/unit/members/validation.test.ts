@@ -88,6 +88,8 @@ describe("member config validation", () => {
       /is not a list of strings/,
     ],
     ["taints given as a string", { taints: "" as never }, "taints", /is not a list/],
+    // found by the config property test (seed 1424245407): the duplicate check read `null.key`
+    ["a taint that is null", { taints: [null as never] }, "taints[0]", /is not a taint/],
     [
       "an unknown key in an RBAC rule (it would reach the ClusterRole)",
       {
