@@ -21,6 +21,7 @@ import {
   plannedComponentService,
   probeScript,
   repairScript,
+  rollingOrder,
   serviceScript,
 } from "../../lib/controlplane/hosts";
 import { ControlPlaneSettings } from "../../lib/controlplane/settings";
@@ -182,7 +183,7 @@ export function deployControlPlaneOnHosts(
 
 /**
  * One drift check per component per host, after the component's ready command; a component's checks
- * chain in host order, so repairs after a refresh restart one host at a time.
+ * chain in the services' rolling order, so repairs after a refresh restart one host at a time.
  */
 function registerDriftChecks(
   name: string,
@@ -194,7 +195,7 @@ function registerDriftChecks(
   const drift: Record<string, ServiceDrift> = {};
   const previous = new Map<ControlPlaneComponent, ServiceDrift>();
   const provider = new DriftCheckProvider(`${name}-drift`, { parent });
-  for (const host of settings.machines) {
+  for (const host of rollingOrder(settings.machines)) {
     for (const component of settings.components) {
       const id = driftId(host.name, component);
       const before = previous.get(component);

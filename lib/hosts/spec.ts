@@ -55,9 +55,10 @@ export interface HostSpec {
    * Name of a host that is gone for good and whose place this one takes (list this host instead of
    * it). Its commands become this host's (Pulumi aliases), so nothing ever runs on the lost machine:
    * an etcd member there is removed from the cluster from the surviving hosts and this host joins as
-   * a new member; a control-plane host's services start here. Keep it until the `up` that replaced
-   * the host has succeeded; removing it afterwards changes nothing. Never bring the lost machine back
-   * with its old disk: wipe it first (docs/operations.md, "A host that never comes back").
+   * a new member; a control-plane host's services start here first, before they restart on the
+   * machines that kept serving (so an API server answers throughout). Keep it until the `up` that
+   * replaced the host has succeeded; removing it afterwards changes nothing. Never bring the lost
+   * machine back with its old disk: wipe it first (docs/operations.md, "A host that never comes back").
    * @default undefined (replaces nothing)
    */
   replaces?: string;

@@ -16,7 +16,7 @@ import {
   sshdConfig,
   waitForPort,
 } from "../../test/support/hosts/testbed";
-import { REPO_ROOT, requireBinary, testbedEnv } from "../../test/support/kube/binaries";
+import { REPO_ROOT, reportedVersion, requireBinary, testbedEnv } from "../../test/support/kube/binaries";
 import { isRunning, startProcess, stopRecordedProcesses } from "../../test/support/kube/processes";
 import { stopClusterInDir } from "../../test/support/kube/cluster";
 import { ensureCluster } from "./cluster";
@@ -125,15 +125,6 @@ const MIRRORED: Readonly<Record<string, readonly string[]>> = {
   "karmada-webhook": ["karmada-webhook"],
 };
 
-/** Version a binary reports: `Kubernetes v1.34.1`, or Karmada's `GitVersion:"v1.16.0"`. */
-function reportedVersion(binary: string): string {
-  const kube = path.basename(binary).startsWith("kube-");
-  const out = execFileSync(binary, [kube ? "--version" : "version"], { encoding: "utf8" });
-  const found = kube ? /Kubernetes (v\S+)/.exec(out) : /GitVersion:"([^"]+)"/.exec(out);
-  if (!found) throw new Error(`cannot read the version of ${binary} from: ${out.slice(0, 200)}`);
-  return found[1];
-}
-
 /**
  * The previous release the test bed built (scripts/testbed/build.sh kube-previous karmada-previous), packed
  * onto the mirror as `<binary>-<version>.tar.gz`; undefined when it is not built.
@@ -144,8 +135,8 @@ function previousRelease(mirrorDir: string, baseUrl: string): PreviousRelease | 
   const karmadaBin = env.TESTBED_KARMADA_PREVIOUS_BIN;
   const built = (bin: string | undefined) => !!bin && fs.existsSync(path.join(path.dirname(bin), ".done"));
   if (!built(kubeBin) || !built(karmadaBin)) return undefined;
-  const karmadaVersion = reportedVersion(path.join(karmadaBin, "karmada-scheduler"));
-  const kubernetesVersion = reportedVersion(path.join(kubeBin, "kube-apiserver"));
+  const karmadaVersion = reportedVersion(path.join(karmadaBin, "karmada-scheduler"), "karmada");
+  const kubernetesVersion = reportedVersion(path.join(kubeBin, "kube-apiserver"), "kubernetes");
   const sources = Object.entries(MIRRORED)
     .filter(([name]) => name !== "etcd")
     .map(([name, files]) => {

@@ -35,7 +35,9 @@ import {
   startLocalEstate,
 } from "../support/engine";
 import { parseUrn } from "../../lib/preview/urn";
-import { requireBinary } from "../support/kube/binaries";
+import { reportedVersion, requireBinary } from "../support/kube/binaries";
+import { binaryFamily } from "../../lib/controlplane/hosts/binaries";
+import { ControlPlaneComponent } from "../../lib/controlplane/flags-ports";
 import {
   ApiCredentials,
   apiGet,
@@ -43,6 +45,7 @@ import {
   credentialsFromKubeconfig,
   waitFor,
 } from "../support/kube/client";
+import { watchAvailability } from "../support/kube/availability";
 import { isRunning } from "../support/kube/processes";
 
 jest.setTimeout(3_600_000);
@@ -64,7 +67,7 @@ function servedCertificate(host: string, port: number, pki: (file: string) => Bu
   });
 }
 
-const CONTROL_PLANE = [
+const CONTROL_PLANE: readonly ControlPlaneComponent[] = [
   "karmada-apiserver",
   "karmada-aggregated-apiserver",
   "kube-controller-manager",
@@ -372,18 +375,14 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
   });
 
   /** The version a release's binary of `component` reports (kube's for karmada-apiserver and kube-controller-manager). */
-  const binaryFamilyVersion = (component: string, release: { version: string; kubernetesVersion: string }) =>
-    component === "karmada-apiserver" || component === "kube-controller-manager"
-      ? release.kubernetesVersion
-      : release.version;
+  const binaryFamilyVersion = (
+    component: ControlPlaneComponent,
+    release: { version: string; kubernetesVersion: string },
+  ) => (binaryFamily(component) === "kubernetes" ? release.kubernetesVersion : release.version);
 
   /** Version the binary of a running component reports (the file its process runs). */
-  const runningVersion = (host: string, component: string): string => {
-    const exe = fs.readlinkSync(`/proc/${componentPid(host, component)}/exe`);
-    const kube = component === "karmada-apiserver" || component === "kube-controller-manager";
-    const out = execFileSync(exe, [kube ? "--version" : "version"], { encoding: "utf8" });
-    return (kube ? /Kubernetes (v\S+)/.exec(out) : /GitVersion:"([^"]+)"/.exec(out))![1];
-  };
+  const runningVersion = (host: string, component: ControlPlaneComponent): string =>
+    reportedVersion(fs.readlinkSync(`/proc/${componentPid(host, component)}/exe`), binaryFamily(component));
 
   /** Waits until Deployment `name` runs in every member (as propagated by Karmada). */
   const inEveryMember = (name: string) =>
@@ -969,6 +968,15 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     settingsEdit = replace;
     const steps = recordSteps();
     const events = eventLog();
+    // cp1 and cp3 are asked for the Cluster list throughout (what members and controllers read through
+    // the VIP): cp3 serves before cp1 restarts, so one of them answers at every moment
+    const servers = [hostAddress("cp1"), cp3.address].map((address) => ({
+      ...karmada,
+      server: `https://${address}:5443`,
+    }));
+    const machines = watchAvailability(servers, "/apis/cluster.karmada.io/v1alpha1/clusters");
+    // their readiness too, printed only: what a health-checking load balancer would have seen
+    const readiness = watchAvailability(servers, "/readyz");
     const result = await timed("up (cp3 replaces cp2)", () =>
       replaced.stack.up({
         ...LOCAL_RUN_OPTIONS,
@@ -979,11 +987,24 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
         },
       }),
     );
+    const availability = await machines.stop();
+    const ready = await readiness.stop();
     stack = replaced.stack;
     expect(result.summary.result).toBe("succeeded");
     console.log(
-      `replacement steps:\n${describeChanges(steps.steps.filter((st) => st.op !== "read")).join("\n")}`,
+      `replacement steps:\n${describeChanges(steps.steps.filter((st) => st.op !== "read")).join("\n")}\n` +
+        `karmada-apiserver on cp1 or cp3 during the up: ${JSON.stringify(availability)}\n` +
+        `their /readyz: ${JSON.stringify(ready)}`,
     );
+    // cp3's karmada-apiserver was up before cp1's restarted (the rolling order puts a replacement first),
+    // so one of them answered throughout: no stretch without an answer beyond a poll or two
+    const at = (op: string, name: string) => events.log.findIndex((e) => e.op === op && e.name === name);
+    expect(at("done", "karmada-cp3-ready-karmada-apiserver")).toBeGreaterThanOrEqual(0);
+    expect(at("done", "karmada-cp3-ready-karmada-apiserver")).toBeLessThan(
+      at("update", "karmada-cp1-karmada-apiserver"),
+    );
+    expect(availability.polls).toBeGreaterThan(20);
+    expect(availability.longestGapMs).toBeLessThan(5000);
     // nothing holding state is replaced or deleted (CAs, sa key, etcd, Clusters); no command is deleted
     // (cp2's commands became cp3's and ran there: nothing tried to reach the lost machine)
     expect(destructiveStatefulSteps(steps.steps)).toEqual([]);
@@ -1005,8 +1026,8 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     const direct = { ...karmada, server: `https://${cp3.address}:5443` };
     const listed = (await apiGet(direct, "/apis/cluster.karmada.io/v1alpha1/clusters")).items;
     expect(listed.map((c: any) => c.metadata.name)).toEqual(["member1", "member2", "member3"]);
-    // the pull member's agent may have exited while no API server answered through the VIP (its lease
-    // lapsed): the kubelet would restart it; the sandbox's agent runner does the same
+    // the sandbox's agent runner restarts the pull member's agent if it exited, as the kubelet would (a
+    // lease lapsed on a loaded machine); the API itself answered throughout (asserted above)
     await timed("members Ready with cp1 and cp3", async () => {
       await startAgentsAndWait(estate.bed, adminKubeconfigFile);
       await waitFor("three Ready members", async () => (await readyClusters()) === 3, 300_000, 2000);

@@ -2,7 +2,7 @@ import { execFileSync } from "child_process";
 import { CONTAINER_PATHS, componentFlags } from "../../lib/controlplane/flags";
 import { ControlPlaneComponent } from "../../lib/controlplane/flags-ports";
 import { e2eTier } from "../support/engine/tier";
-import { requireBinary, testbedEnv } from "../support/kube/binaries";
+import { reportedVersion, requireBinary, testbedEnv } from "../support/kube/binaries";
 import * as path from "path";
 import { testSettings } from "../support/settings";
 
@@ -44,12 +44,6 @@ function previousBinary(binary: string): string {
   return path.join(dir, binary);
 }
 
-/** The Karmada version a karmada-* binary reports (its `version` command). */
-function reportedKarmadaVersion(file: string): string {
-  const out = execFileSync(file, ["version"], { encoding: "utf8" });
-  return /GitVersion:"([^"]+)"/.exec(out)![1];
-}
-
 tier.describe("generated flags exist in the upstream binaries", () => {
   // Every optional flag switched on: feature gates too.
   const settings = testSettings({ featureGates: { Failover: true } });
@@ -63,7 +57,7 @@ tier.describe("generated flags exist in the upstream binaries", () => {
   });
 
   it.each(BINARIES)("oldest catalog release: %s (%s)", (component, binary) => {
-    const version = reportedKarmadaVersion(previousBinary("karmada-scheduler"));
+    const version = reportedVersion(previousBinary("karmada-scheduler"), "karmada");
     const old = testSettings({ version, featureGates: { Failover: true } });
     expect(old.release.version).toBe(version);
     const generated = componentFlags(component, old, CONTAINER_PATHS).map((f) => /^--([^=]+)=/.exec(f)![1]);

@@ -57,7 +57,7 @@ export const commandIds = {
 /**
  * The command graph of a control plane on hosts. Per host: preflight → per component install and pki
  * (in parallel) → service → ready, karmada-apiserver's first (the host's other components start once
- * it is ready). A component's services roll host by host in `machines` order — each service command
+ * it is ready). A component's services roll host by host in `rollingOrder` — each service command
  * waits for the previous host's — and a service command that restarts a process (or finds it
  * stopped) waits until it is healthy again, so a version or flag change restarts one host at a time,
  * and a change to one component re-runs only that component's commands. A first start waits for
@@ -144,9 +144,22 @@ export function planControlPlaneHosts(
           dependsOn: [service],
         },
       );
-      previous.set(component, service);
+      // a replacement's service is its first start there, which does not wait for health: the machines
+      // that kept serving wait for its ready command before they restart
+      previous.set(component, host.replaces ? ready : service);
     }
   };
-  settings.machines.forEach(byHost);
+  rollingOrder(settings.machines).forEach(byHost);
   return commands;
+}
+
+/**
+ * The order in which a component's services restart across the machines: machines that replace a lost
+ * one (`replaces`) first, then the others in `machines` order. A replacement serves nothing yet, so
+ * starting it first — the next machine waiting for its ready command, not just its service command —
+ * means a machine that kept serving restarts (its serving certificate now names the new address) only
+ * once the replacement is healthy: an API server stays up behind the VIP throughout.
+ */
+export function rollingOrder(machines: readonly ResolvedHost[]): ResolvedHost[] {
+  return [...machines.filter((m) => m.replaces), ...machines.filter((m) => !m.replaces)];
 }

@@ -4,7 +4,6 @@
  * with the real CLI, language host and plugins. One estate per suite, shared by its checks.
  */
 import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -18,7 +17,7 @@ import {
   stopBed,
 } from "../../../scripts/sandbox/bed";
 import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../../../scripts/sandbox/stack";
-import { requireBinary } from "../kube/binaries";
+import { reportedVersion, requireBinary } from "../kube/binaries";
 import { TierNeeds } from "./tier";
 
 /** What a suite running the local estate needs from the test bed (its `e2eTier` needs). */
@@ -105,9 +104,8 @@ export async function startLocalEstate(prefix = "pk-local-"): Promise<LocalEstat
  */
 export function stageSchedulerVersion(estate: LocalEstate, version: string): string {
   const binary = requireBinary("karmada-scheduler");
-  const out = execFileSync(binary, ["version"], { encoding: "utf8" });
-  const built = /GitVersion:"([^"]+)"/.exec(out)?.[1];
-  if (!built || built.length !== version.length) throw new Error(`${version} must be as long as ${built}`);
+  const built = reportedVersion(binary, "karmada");
+  if (built.length !== version.length) throw new Error(`${version} must be as long as ${built}`);
   const bytes = fs.readFileSync(binary);
   // the -X ldflags string stands alone, between NUL bytes (module paths carry it after an "@")
   const needle = Buffer.from(`\0${built}\0`, "latin1");

@@ -6,6 +6,7 @@
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
+import { BinaryFamily } from "../../../lib/controlplane/hosts/binaries";
 
 /** Repository root (this file is test/support/kube/binaries.ts). */
 export const REPO_ROOT = path.resolve(__dirname, "../../..");
@@ -91,4 +92,17 @@ export function requireBinary(
 /** The names among `names` that {@link findBinary} cannot find. */
 export function missingBinaries(names: readonly string[], env?: Readonly<Record<string, string>>): string[] {
   return names.filter((name) => !findBinary(name, env));
+}
+
+/**
+ * The version a control-plane binary reports, as the install script reads it
+ * (lib/controlplane/hosts/binaries.ts, `reportedVersionCommand`): `kube-apiserver --version` prints
+ * `Kubernetes v1.35.2`, a Karmada binary's `version` prints `version.Info{GitVersion:"v1.18.2", …}`.
+ */
+export function reportedVersion(file: string, family: BinaryFamily): string {
+  const kube = family === "kubernetes";
+  const out = execFileSync(file, [kube ? "--version" : "version"], { encoding: "utf8" });
+  const found = kube ? /Kubernetes (v\S+)/.exec(out) : /GitVersion:"([^"]+)"/.exec(out);
+  if (!found) throw new Error(`cannot read the version of ${file} from: ${out.slice(0, 200)}`);
+  return found[1];
 }

@@ -11,6 +11,7 @@ import * as os from "os";
 import * as path from "path";
 import {
   ControlPlaneHostsConfig,
+  commandIds,
   componentBundleFiles,
   frameBundle,
   installScript,
@@ -18,6 +19,7 @@ import {
   planControlPlaneHosts,
   preflightScript,
   publicFilesFingerprint,
+  rollingOrder,
   readyScript,
   serviceRemoveScript,
   serviceScript,
@@ -140,6 +142,40 @@ describe("a machine listed instead of a lost one", () => {
     expect(moved.length).toBe(plan.filter((c) => c.host === "cp3").length);
     for (const c of moved) expect(c.replacesId).toBe(c.id.replace(/^cp3-/, "cp2-"));
     expect(plan.filter((c) => c.host === "cp1" && c.replacesId !== undefined)).toEqual([]);
+  });
+
+  test("starts first: a machine that kept serving restarts only once the replacement is healthy", () => {
+    const machines = (list: { name: string; replaces?: string }[]) =>
+      resolveBoth(
+        undefined,
+        hostsConfig({
+          machines: list.map((m, i) => ({ ...m, address: `10.0.0.${5 + i}`, privateKey: SSH_KEY })),
+        }),
+      );
+    // listed after the machines that kept serving, and in the middle: the order of `machines` does not matter
+    for (const list of [
+      [{ name: "cp1" }, { name: "cp4" }, { name: "cp3", replaces: "cp2" }],
+      [{ name: "cp1" }, { name: "cp3", replaces: "cp2" }, { name: "cp4" }],
+    ]) {
+      const { cp, hs } = machines(list);
+      expect(rollingOrder(hs.machines).map((m) => m.name)).toEqual(["cp3", "cp1", "cp4"]);
+      const plan = new Map(planControlPlaneHosts(cp, hs, () => "0".repeat(64)).map((c) => [c.id, c]));
+      for (const component of hs.components) {
+        expect(plan.get(commandIds.service("cp3", component))!.dependsOn).not.toContain(
+          commandIds.service("cp1", component),
+        );
+        // its ready command: a first start there does not wait for health itself
+        expect(plan.get(commandIds.service("cp1", component))!.dependsOn).toContain(
+          commandIds.ready("cp3", component),
+        );
+        expect(plan.get(commandIds.service("cp4", component))!.dependsOn).toContain(
+          commandIds.service("cp1", component),
+        );
+      }
+    }
+    // no replacement: `machines` order, as listed
+    const { hs } = machines([{ name: "b" }, { name: "a" }]);
+    expect(rollingOrder(hs.machines).map((m) => m.name)).toEqual(["b", "a"]);
   });
 });
 
