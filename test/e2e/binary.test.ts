@@ -970,13 +970,16 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     const events = eventLog();
     // cp1 and cp3 are asked for the Cluster list throughout (what members and controllers read through
     // the VIP): cp3 serves before cp1 restarts, so one of them answers at every moment
-    const servers = [hostAddress("cp1"), cp3.address].map((address) => ({
+    const onMachine = (address: string): ApiCredentials => ({
       ...karmada,
       server: `https://${address}:5443`,
-    }));
+    });
+    const servers = [onMachine(hostAddress("cp1")), onMachine(cp3.address)];
     const machines = watchAvailability(servers, "/apis/cluster.karmada.io/v1alpha1/clusters");
     // their readiness too, printed only: what a health-checking load balancer would have seen
     const readiness = watchAvailability(servers, "/readyz");
+    // the watches stop even when the up fails (their polling would keep the test process alive)
+    const stopWatches = () => Promise.all([machines.stop(), readiness.stop()]);
     const result = await timed("up (cp3 replaces cp2)", () =>
       replaced.stack.up({
         ...LOCAL_RUN_OPTIONS,
@@ -986,9 +989,11 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
           events.onEvent(e);
         },
       }),
-    );
-    const availability = await machines.stop();
-    const ready = await readiness.stop();
+    ).catch(async (e) => {
+      await stopWatches();
+      throw e;
+    });
+    const [availability, ready] = await stopWatches();
     stack = replaced.stack;
     expect(result.summary.result).toBe("succeeded");
     console.log(
@@ -1023,7 +1028,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       );
     }
     // cp3 serves the API itself, with a certificate naming its address
-    const direct = { ...karmada, server: `https://${cp3.address}:5443` };
+    const direct = servers[1];
     const listed = (await apiGet(direct, "/apis/cluster.karmada.io/v1alpha1/clusters")).items;
     expect(listed.map((c: any) => c.metadata.name)).toEqual(["member1", "member2", "member3"]);
     // the sandbox's agent runner restarts the pull member's agent if it exited, as the kubelet would (a
@@ -1034,7 +1039,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     }).catch(async (e) => {
       // what each Cluster says, through cp3 and cp1 directly, and the controllers' last words
       console.log(`karmadactl get clusters (through the VIP) last said:\n${lastAnswer}`);
-      for (const server of [direct.server, `https://${hostAddress("cp1")}:5443`]) {
+      for (const { server } of [direct, servers[0]]) {
         const items = await apiGet({ ...karmada, server }, "/apis/cluster.karmada.io/v1alpha1/clusters")
           .then((l) => l.items)
           .catch((err: Error) => [{ error: err.message }]);
