@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../kube/apply";
+import { parseYamlDocuments } from "../kube/yamlDocuments";
 import { ConfigError, check, show } from "../validation/errors";
 import { ManifestSource } from "./config";
 
@@ -27,14 +27,15 @@ function checkObject(obj: unknown, field: string): KubeObject {
 }
 
 function parseYaml(text: string, field: string): unknown[] {
-  const docs = parseAllDocuments(text);
-  return docs.flatMap((doc, i) => {
-    if (doc.errors.length > 0)
-      throw new ConfigError(`${field}[${i}]`, `is not valid YAML: ${doc.errors[0].message}`);
-    const value = doc.toJS();
-    if (value === null || value === undefined) return [];
-    // a List kind wraps items
-    return value.kind === "List" && Array.isArray(value.items) ? value.items : [value];
+  const docs = parseYamlDocuments(
+    text,
+    ({ reason, line, document }) =>
+      new ConfigError(`${field}[${document}]`, `is not valid YAML (line ${line}): ${reason}`),
+  );
+  // a List kind wraps items
+  return docs.flatMap((value) => {
+    const list = value as { kind?: unknown; items?: unknown };
+    return list.kind === "List" && Array.isArray(list.items) ? list.items : [value];
   });
 }
 

@@ -1,5 +1,5 @@
-import { parseAllDocuments } from "yaml";
 import type { KubeObject } from "../kube/apply";
+import { parseYamlDocuments } from "../kube/yamlDocuments";
 import { objectNames } from "../controlplane/names";
 import { PLACEHOLDERS } from "../manifests/placeholders";
 import { normalizeWebhookBaseUrl } from "../manifests/karmada/webhooks";
@@ -48,13 +48,12 @@ function bundleRoot(files: BundleFiles, source: string): string {
 }
 
 function parseYaml(text: string, file: string, source: string): Record<string, unknown>[] {
-  return parseAllDocuments(text).flatMap((doc) => {
-    if (doc.errors.length > 0) {
-      throw new CrdBundleError(source, `${file} in ${source} is not valid YAML: ${doc.errors[0].message}`);
-    }
-    const value: unknown = doc.toJS();
-    return value === null || value === undefined ? [] : [value as Record<string, unknown>];
-  });
+  const docs = parseYamlDocuments(
+    text,
+    ({ reason, line }) =>
+      new CrdBundleError(source, `${file} in ${source} is not valid YAML (line ${line}): ${reason}`),
+  );
+  return docs as Record<string, unknown>[];
 }
 
 function asCrd(doc: Record<string, unknown>, file: string, source: string): KubeObject {

@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse } from "yaml";
+import { parse, parseAllDocuments } from "yaml";
 import { findRelease } from "../../../lib/catalog";
 import { CrdBundle, crdNames, loadCrdBundle } from "../../../lib/crds";
+import { parseYamlDocuments } from "../../../lib/kube/yamlDocuments";
 import { findPlaceholders, PLACEHOLDERS } from "../../../lib/manifests/placeholders";
 import { KARMADA_MODULE, describeUpstream, upstreamModuleDir } from "../../support/upstream";
 import { removeTempDirs, tarball } from "./fixtures";
@@ -34,6 +35,17 @@ describeUpstream(`upstream ${release.version} CRD bundle`, [KARMADA_MODULE], () 
       expect(crd.spec.versions.length).toBeGreaterThan(1);
     },
   );
+
+  it("parses every upstream CRD file to the values the yaml package gives", () => {
+    const bases = join(chartCrds(), "bases");
+    const files = readdirSync(bases, { recursive: true, encoding: "utf8" }).filter((f) => /\.ya?ml$/.test(f));
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const text = readFileSync(join(bases, file), "utf8");
+      const expected = parseAllDocuments(text).map((doc) => doc.toJS());
+      expect(parseYamlDocuments(text, () => new Error(file))).toEqual(expected);
+    }
+  });
 
   it("has no cluster.karmada.io CRD: Cluster is an aggregated API", () => {
     expect(bundle.crds.filter((c) => (c as any).spec.group === "cluster.karmada.io")).toEqual([]);
