@@ -18,6 +18,7 @@ import { ByHand, runningServices, rollByHand, startAllByHand, stopAllByHand } fr
 import { LOCAL_RUN_OPTIONS, LocalStack } from "../scripts/sandbox/stack";
 import { LocalEstate, stageSchedulerVersion, startLocalEstate } from "../test/support/engine/localEstate";
 import { killScriptProcesses } from "../test/support/hosts/testbed";
+import { CpuMeter, describeCpuUse } from "./support/cpuUse";
 import { describeKindTimings, EngineStepClock, timingsByKind } from "./support/engineTimings";
 import { BenchTarget, figureOf, median, reportFigure, timed } from "./support/figures";
 
@@ -88,6 +89,8 @@ async function measured<T>(
 ): Promise<{ ms: number; result: T }> {
   const clock = new EngineStepClock();
   const steps = timeline();
+  const cpu = new CpuMeter();
+  cpu.start();
   const out = await timed(() =>
     run((event) => {
       clock.onEvent(event);
@@ -96,6 +99,7 @@ async function measured<T>(
   ).finally(() => steps.write(what));
   console.log(`${what}: ${(out.ms / 1000).toFixed(1)} s; per resource kind (work, steps overlap):`);
   console.log(describeKindTimings(timingsByKind(clock.steps()), 8) || "  (no steps but same/read)");
+  console.log(describeCpuUse(cpu.stop(), 8));
   return out;
 }
 
