@@ -14,7 +14,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { figureOf, reportFigure } from "./support/figures";
+import { figureOf, median, reportFigure } from "./support/figures";
 import { GraphRun, runGraphChild } from "./support/graphRuns";
 
 const BENCH = "graph";
@@ -52,10 +52,10 @@ async function measure(members: number, shapeFile: string): Promise<SizeRuns> {
   return runs;
 }
 
-/** Per-member cost of each round at `n` members: (ours(n) − ours(1)) / (n − 1). */
-function perMember(byCount: Map<number, SizeRuns>, n: number): number[] {
-  const one = byCount.get(1)!.ours;
-  return byCount.get(n)!.ours.map((run, i) => (run.ms - one[i].ms) / (n - 1));
+/** Per-member cost of each round at `n` members: (runs(n) − runs(1)) / (n − 1), ours or the bare program's. */
+function perMember(byCount: Map<number, SizeRuns>, n: number, variant: keyof SizeRuns = "ours"): number[] {
+  const one = byCount.get(1)![variant];
+  return byCount.get(n)![variant].map((run, i) => (run.ms - one[i].ms) / (n - 1));
 }
 
 function report(byCount: Map<number, SizeRuns>): void {
@@ -88,6 +88,8 @@ function report(byCount: Map<number, SizeRuns>): void {
     );
   }
   if (byCount.has(1) && byCount.has(100) && byCount.has(1000)) {
+    // the same ratio for the bare program: how linear the SDK itself is on this machine today
+    const bareRatio = median(perMember(byCount, 1000, "bare")) / median(perMember(byCount, 100, "bare"));
     reportFigure(
       figureOf({
         bench: BENCH,
@@ -97,6 +99,7 @@ function report(byCount: Map<number, SizeRuns>): void {
         baselineLabel: "per-member cost at 100",
         baseline: perMember(byCount, 100),
         target: { kind: "ratio", max: 1.1 },
+        note: `the bare program's own ratio in the same runs: ${bareRatio.toFixed(2)}×`,
       }),
     );
   }

@@ -39,9 +39,17 @@ export function parseProcessTicks(pidStat: string): number {
   return Number(fields[14 - 3]) + Number(fields[15 - 3]);
 }
 
-/** The program a process runs: basename of argv[0] of its NUL-separated command line. */
+/**
+ * The program a process runs: basename of argv[0] of its NUL-separated command line; for Node.js, with
+ * the last script it names (`node sandbox/network.ts`, `node dynamic-provider/index.js`): the Pulumi
+ * program, the dynamic-provider host, the test bed's proxies and the bench itself are all `node`.
+ */
 export function programOf(cmdline: string): string {
-  return basename(cmdline.split("\0")[0] ?? "") || "?";
+  const [argv0, ...args] = cmdline.split("\0").filter((a) => a !== "");
+  const program = basename(argv0 ?? "") || "?";
+  if (program !== "node" && program !== "nodejs") return program;
+  const script = args.filter((a) => /\.[cm]?[jt]s$/.test(a) && !a.includes("ts-node/dist")).pop();
+  return script ? `node ${script.split("/").slice(-2).join("/")}` : program;
 }
 
 /** Per-program CPU from process samples: each pid's last ticks minus the ticks it had when first seen. */

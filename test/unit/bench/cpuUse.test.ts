@@ -23,6 +23,17 @@ describe("CPU use of a bench span", () => {
       "pulumi-resource-kubernetes",
     );
     expect(programOf("")).toBe("?");
+    expect(
+      programOf(
+        "/usr/bin/node\0/repo/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js\u0000127.0.0.1:1\0",
+      ),
+    ).toBe("node dynamic-provider/index.js");
+    expect(
+      programOf(
+        "node\0/repo/node_modules/ts-node/dist/bin.js\0--transpile-only\0/repo/scripts/sandbox/network.ts\0/tmp/n.json\0",
+      ),
+    ).toBe("node sandbox/network.ts");
+    expect(programOf("node\0--version\0")).toBe("node");
   });
 
   it("counts each process from its first sample, groups by program, most first, idle ones left out", () => {
