@@ -6,7 +6,10 @@
  * order, started in install order until healthy, the scheduler rolled host by host), then `destroy`.
  * Beside each figure its floor: the engine's own cost for a program with no resource work (CLI,
  * language host, one provider of each plugin the estate uses) plus the processes' own start, restart
- * or stop time. Prints where the engine's time went per resource kind.
+ * or stop time; for the preview, the no-change `up` and the upgrade, the same resources without our
+ * program — a bare program registering the estate's state again (support/stateReplayProject.ts),
+ * previewed and applied with no changes against a copy of that state. Prints where the engine's time
+ * went per resource kind and where the machine's CPU went.
  *
  * Run: BENCH_ROUNDS=3 npx ts-node --transpile-only -P tsconfig.json bench/binary-estate.ts
  * Needs the test bed (scripts/testbed/build.sh) and 127.0.6.0/24 free (no `npm start` estate running).
@@ -19,6 +22,7 @@ import { LOCAL_RUN_OPTIONS, LocalStack } from "../scripts/sandbox/stack";
 import { LocalEstate, stageSchedulerVersion, startLocalEstate } from "../test/support/engine/localEstate";
 import { killScriptProcesses } from "../test/support/hosts/testbed";
 import { CpuMeter, describeCpuUse } from "./support/cpuUse";
+import { sameResourcesStack } from "./support/stateReplayProject";
 import { describeKindTimings, EngineStepClock, timingsByKind } from "./support/engineTimings";
 import { BenchTarget, figureOf, median, reportFigure, timed } from "./support/figures";
 
@@ -37,6 +41,8 @@ interface Round {
   upgrade: number;
   destroy: number;
   engine: EngineFloor;
+  /** The bare program registering the estate's resources again from its state (stateReplayProject.ts). */
+  bare: { preview: number; noChangeUp: number };
   processes: { start: number; roll: number; stop: number };
 }
 
@@ -147,6 +153,32 @@ async function engineFloor(stack: Stack): Promise<EngineFloor> {
   return { up: up.ms, noChangeUp: noChangeUp.ms, preview: preview.ms, destroy: destroy.ms };
 }
 
+/**
+ * The same resources without our program: a preview and a no-change `up` of the bare program that
+ * registers the estate's state again, against a copy of that state. Throws unless every step is `same`
+ * — a replay that differs measures something else.
+ */
+async function sameResourcesFloor(estate: LocalEstate, local: LocalStack): Promise<Round["bare"]> {
+  const replay = await sameResourcesStack(estate.dir, local);
+  try {
+    const preview = await measured("preview, bare program, same resources", (onEvent) =>
+      replay.stack.preview({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent }),
+    );
+    const again = await measured("no-change up, bare program, same resources", (onEvent) =>
+      replay.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent }),
+    );
+    const differs = [
+      ...changes(preview.result.changeSummary).map((c) => `preview: ${c}`),
+      ...changes(again.result.summary.resourceChanges).map((c) => `up: ${c}`),
+    ];
+    if (differs.length)
+      throw new Error(`the bare replay of the estate's state differs: ${differs.join(", ")}`);
+    return { preview: preview.ms, noChangeUp: again.ms };
+  } finally {
+    replay.dispose();
+  }
+}
+
 /** Health URLs of the control-plane components (`<host>/<component>`), from their ready commands. */
 async function healthProbes(stack: Stack, hosts: readonly string[]): Promise<Map<string, string>> {
   const probes = new Map<string, string>();
@@ -189,6 +221,7 @@ async function round(estate: LocalEstate, index: number): Promise<Round> {
     ...changes(preview.result.changeSummary).map((c) => `preview: ${c}`),
   ];
   if (unexpected.length) throw new Error(`the unchanged estate reported changes: ${unexpected.join(", ")}`);
+  const bare = await sameResourcesFloor(estate, local);
 
   const staged = stageSchedulerVersion(estate, UPGRADE_VERSION);
   const upgraded = await estate.stack((config) => {
@@ -223,6 +256,7 @@ async function round(estate: LocalEstate, index: number): Promise<Round> {
     upgrade: upgrade.ms,
     destroy: destroy.ms,
     engine,
+    bare,
     processes: { start: start.ms, roll, stop: stop.ms },
   };
 }
@@ -235,9 +269,16 @@ interface FigureSpec {
   readonly ours: (r: Round) => number;
   /** The engine's part of the floor (the floor program's matching operation). */
   readonly engine: (r: Round) => number;
+  /**
+   * The floor with the same resources: the bare program replaying the estate's state. When given, it
+   * is the baseline, the empty program's figure a note beside it.
+   */
+  readonly bare?: { readonly label: string; readonly ms: (r: Round) => number };
   /** The processes' part of the floor, when the operation starts, restarts or stops any. */
   readonly processes?: { readonly label: string; readonly ms: (r: Round) => number };
 }
+
+const BARE = "bare Pulumi program, same resources replayed from the state";
 
 const FIGURES: readonly FigureSpec[] = [
   {
@@ -254,6 +295,7 @@ const FIGURES: readonly FigureSpec[] = [
     maxSeconds: 10,
     ours: (r) => r.noChangeUp,
     engine: (r) => r.engine.noChangeUp,
+    bare: { label: `${BARE}, no-change up`, ms: (r) => r.bare.noChangeUp },
   },
   {
     id: "preview",
@@ -261,6 +303,7 @@ const FIGURES: readonly FigureSpec[] = [
     maxSeconds: 5,
     ours: (r) => r.preview,
     engine: (r) => r.engine.preview,
+    bare: { label: `${BARE}, preview`, ms: (r) => r.bare.preview },
   },
   {
     id: "upgrade-one-component",
@@ -268,6 +311,7 @@ const FIGURES: readonly FigureSpec[] = [
     maxSeconds: 10,
     ours: (r) => r.upgrade,
     engine: (r) => r.engine.noChangeUp,
+    bare: { label: `${BARE}, no-change up`, ms: (r) => r.bare.noChangeUp },
     processes: { label: `${UPGRADED} restarted by hand host by host`, ms: (r) => r.processes.roll },
   },
   {
@@ -286,18 +330,27 @@ function report(rounds: readonly Round[]): void {
   console.log("");
   for (const f of FIGURES) {
     const target: BenchTarget = { kind: "seconds", max: f.maxSeconds };
+    const floor = f.bare ?? { label: "engine", ms: f.engine };
+    const empty =
+      "engine with no resource work (CLI, language host, tls/random/command/kubernetes providers)";
     reportFigure(
       figureOf({
         bench: BENCH,
         id: `${BENCH}.${f.id}`,
         figure: f.figure,
         ours: all(f.ours),
-        baselineLabel: f.processes ? `engine + ${f.processes.label}` : "engine with no resource work",
-        baseline: all((r) => f.engine(r) + (f.processes?.ms(r) ?? 0)),
+        baselineLabel: [
+          f.bare?.label ?? (f.processes ? "engine" : "engine with no resource work"),
+          f.processes?.label,
+        ]
+          .filter(Boolean)
+          .join(" + "),
+        baseline: all((r) => floor.ms(r) + (f.processes?.ms(r) ?? 0)),
         target,
         note:
-          `floor = engine ${m(f.engine)} (CLI, language host, tls/random/command/kubernetes providers, empty program)` +
-          (f.processes ? ` + ${f.processes.label} ${m(f.processes.ms)}` : ""),
+          `floor = ${f.bare ? `${f.bare.label} ${m(f.bare.ms)}` : `engine ${m(f.engine)}`}` +
+          (f.processes ? ` + ${f.processes.label} ${m(f.processes.ms)}` : "") +
+          (f.bare ? `; ${empty}: ${m(f.engine)}` : " (empty program)"),
       }),
     );
   }

@@ -26,6 +26,20 @@ export interface RecordedRequest {
   readonly inputs: Record<string, unknown>;
   /** The id of a read. */
   readonly id?: string;
+  /** Resource options that change how the engine diffs or deletes it (replays of a stack's state). */
+  readonly options?: RecordedOptions;
+}
+
+/** The resource options a stack's state keeps that change how the engine diffs or deletes a resource. */
+export interface RecordedOptions {
+  readonly protect?: boolean;
+  readonly retainOnDelete?: boolean;
+  readonly deleteBeforeReplace?: boolean;
+  readonly ignoreChanges?: string[];
+  readonly replaceOnChanges?: string[];
+  readonly additionalSecretOutputs?: string[];
+  /** In the wire format, secrets marked as in `inputs`. */
+  readonly replacementTrigger?: unknown;
 }
 
 /** What the monitor answered, counted per kind of request. */

@@ -30,10 +30,26 @@ function kubernetesClass(module: string, kind: string): AnyClass | undefined {
   return builtIn ? (k8s as any)[group.split(".")[0]]?.[version]?.[kind] : undefined;
 }
 
+/** A provider registered by package name, its inputs as given (the dynamic providers' `pulumi-nodejs`). */
+class PlainProvider extends pulumi.ProviderResource {
+  constructor(pkg: string, name: string, args: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
+    super(pkg, name, args, opts);
+  }
+}
+
+/** A custom resource registered by type token, its inputs as given (a dynamic resource's carry its provider). */
+class PlainResource extends pulumi.CustomResource {
+  constructor(type: string, name: string, args: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
+    super(type, name, args, opts);
+  }
+}
+
 /** The SDK class a custom resource or provider of type `type` is registered with. */
 function classOf(type: string): AnyClass {
   const [pkg, module, kind] = type.split(":");
-  if (pkg === "pulumi" && module === "providers") return PACKAGES[kind].Provider;
+  // a provider's recorded inputs are already in the wire form its typed class makes (flags JSON-encoded)
+  if (pkg === "pulumi" && module === "providers") return PlainProvider.bind(undefined, kind);
+  if (pkg === "pulumi-nodejs") return PlainResource.bind(undefined, type);
   if (pkg === "kubernetes") return kubernetesClass(module, kind) ?? k8s.apiextensions.CustomResource;
   const found = PACKAGES[pkg]?.[module === "index" || module.startsWith("index/") ? kind : module]?.[kind];
   const cls = found ?? PACKAGES[pkg]?.[kind];
@@ -42,7 +58,7 @@ function classOf(type: string): AnyClass {
 }
 
 /** Recorded inputs with every wire-format secret turned back into `pulumi.secret`. */
-function withSecrets(value: unknown): any {
+export function withSecrets(value: unknown): any {
   if (Array.isArray(value)) return value.map(withSecrets);
   if (value && typeof value === "object") {
     const record = value as Record<string, unknown>;
@@ -74,6 +90,9 @@ export function replayGraph(requests: readonly RecordedRequest[]): void {
       parent: r.parent ? resource(r.parent) : undefined,
       provider: providerUrn ? (resource(providerUrn) as pulumi.ProviderResource) : undefined,
       dependsOn: r.dependencies.map(resource),
+      ...r.options,
+      replacementTrigger:
+        r.options?.replacementTrigger === undefined ? undefined : withSecrets(r.options.replacementTrigger),
     };
     let created: pulumi.Resource;
     if (r.op === "read") {

@@ -54,6 +54,15 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
  * Returns the entry point's path relative to `outDir`.
  */
 export function transpileStacksProgram(outDir: string, root: string = REPO_ROOT): string {
+  transpileSources(outDir, programSources(root), root);
+  return ENTRY;
+}
+
+/**
+ * Brings `outDir` up to date with `sources` (paths relative to `root`), as transpileStacksProgram does
+ * for the stacks program: only changed files transpiled, vanished ones removed, node_modules linked.
+ */
+export function transpileSources(outDir: string, sources: readonly string[], root: string = REPO_ROOT): void {
   fs.mkdirSync(outDir, { recursive: true });
   const manifestFile = path.join(outDir, MANIFEST);
   const before: Record<string, string> = fs.existsSync(manifestFile)
@@ -62,7 +71,7 @@ export function transpileStacksProgram(outDir: string, root: string = REPO_ROOT)
   const after: Record<string, string> = {};
   let options: ts.CompilerOptions | undefined;
   const output = (rel: string) => path.join(outDir, rel.replace(/\.ts$/, ".js"));
-  for (const rel of programSources(root)) {
+  for (const rel of sources) {
     const source = fs.readFileSync(path.join(root, rel), "utf8");
     const hash = sha256(source);
     after[rel] = hash;
@@ -84,7 +93,6 @@ export function transpileStacksProgram(outDir: string, root: string = REPO_ROOT)
   fs.writeFileSync(manifestFile, JSON.stringify(after));
   const modules = path.join(outDir, "node_modules");
   if (!fs.existsSync(modules)) fs.symlinkSync(path.join(root, "node_modules"), modules);
-  return ENTRY;
 }
 
 /**
