@@ -40,6 +40,8 @@ export interface RecordedOptions {
   readonly additionalSecretOutputs?: string[];
   /** In the wire format, secrets marked as in `inputs`. */
   readonly replacementTrigger?: unknown;
+  /** URN of the resource whose deletion skips this one's. */
+  readonly deletedWith?: string;
 }
 
 /** What the monitor answered, counted per kind of request. */

@@ -93,6 +93,7 @@ export function replayGraph(requests: readonly RecordedRequest[]): void {
       ...r.options,
       replacementTrigger:
         r.options?.replacementTrigger === undefined ? undefined : withSecrets(r.options.replacementTrigger),
+      deletedWith: r.options?.deletedWith ? resource(r.options.deletedWith) : undefined,
     };
     let created: pulumi.Resource;
     if (r.op === "read") {

@@ -66,6 +66,7 @@ const OPTION_KEYS: readonly (keyof RecordedOptions)[] = [
   "replaceOnChanges",
   "additionalSecretOutputs",
   "replacementTrigger",
+  "deletedWith",
 ];
 
 /** The options a resource's state records, only those set; undefined for none. */

@@ -55,6 +55,7 @@ const deployment: ExportedDeployment = {
         inputs: { algorithm: "RSA", rsaBits: 3072 },
         additionalSecretOutputs: ["privateKeyPem"],
         replacementTrigger: "window=5840h/85;generation=0",
+        deletedWith: COMPONENT,
       },
       {
         urn: urn("kubernetes:core/v1:Namespace", "member1-kube-system"),
@@ -108,6 +109,7 @@ describe("state replay: the bare program's requests from an exported deployment"
     expect(requests.find((r) => r.name === "karmada-ca-key")?.options).toEqual({
       additionalSecretOutputs: ["privateKeyPem"],
       replacementTrigger: "window=5840h/85;generation=0",
+      deletedWith: COMPONENT,
     });
     expect(requests.find((r) => r.name === "karmada")?.options).toBeUndefined();
   });
