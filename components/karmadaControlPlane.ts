@@ -245,6 +245,8 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
         // a computed kubeconfig must not replace the provider (and with it every Karmada object)
         clusterIdentifier: `karmada-${name}`,
         deleteUnreachable: true,
+        // on kept or restored etcd data the control plane's objects are already there: adopt them
+        upsertExistingObjects: true,
       },
       { parent: this, dependsOn },
     );

@@ -33,6 +33,11 @@ export interface KarmadaApiResources {
  * CRDs (from the bundle) → webhook configurations; the Cluster APIService once the aggregated apiserver
  * is deployed; RBAC and the pull-mode bootstrap objects. Placeholder fields (CA bundle, API URL) are
  * filled from Pulumi Outputs field by field, so the rest of each object stays visible in previews.
+ *
+ * They are `deletedWith` the control plane (`parent`): when the control plane itself is deleted they
+ * stay in karmada-apiserver's etcd, with its data. Deleting them one by one would take minutes and,
+ * for a CRD, delete every object of its kind — users' policies — from data that is kept unless
+ * `deleteData` says otherwise. One that leaves the bundle while the control plane stays is deleted.
  */
 export function deployKarmadaApiObjects(
   name: string,
@@ -57,7 +62,7 @@ export function deployKarmadaApiObjects(
   // Objects inside karmada-apiserver get their own name prefix: some share kind, namespace and name with
   // host-cluster objects (the karmada-aggregated-apiserver Service in karmada-system exists on both).
   const prefix = `${name}-in-karmada`;
-  const base = { parent, provider, resolve };
+  const base = { parent, provider, resolve, deletedWith: parent };
   const namespaces = applyObjects(prefix, groups.namespaces, base);
   const crds = loadCrdBundle(inputs.crds, settings.release, {
     webhook: { namespace: settings.namespace, baseUrl: inputs.options?.webhookBaseUrl },

@@ -102,6 +102,11 @@ export interface ApplyOptions {
   readonly resolve?: (obj: KubeObject) => pulumi.Input<Record<string, unknown>>;
   /** Keep the objects in the cluster when the Pulumi resource is deleted. */
   readonly retainOnDelete?: boolean;
+  /**
+   * Do not delete the objects one by one when this resource is deleted in the same operation: the API
+   * server they live in goes with it, and they stay with its data.
+   */
+  readonly deletedWith?: pulumi.Resource;
 }
 
 /** Applies each object as its own Pulumi resource (one resource per object, so previews diff per object). */
@@ -121,6 +126,7 @@ export function applyObjects(
       provider: opts.provider,
       dependsOn: opts.dependsOn,
       retainOnDelete: opts.retainOnDelete,
+      deletedWith: opts.deletedWith,
     };
     const name = kubeResourceName(prefix, obj);
     if (Typed) {

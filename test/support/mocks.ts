@@ -1,7 +1,7 @@
 /**
  * Pulumi mocks that record every registered resource WITH the parts of the register request that the
  * stock `setMocks` drops: parent, dependencies, secret-ness of each input, additionalSecretOutputs,
- * replacement trigger, protect/retainOnDelete. Graph tests assert on these records.
+ * replacement trigger, protect/retainOnDelete/deletedWith. Graph tests assert on these records.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
@@ -28,6 +28,8 @@ export interface Registration {
   readonly replacementTrigger: unknown;
   readonly protect: boolean;
   readonly retainOnDelete: boolean;
+  /** URN of the resource whose deletion skips this one's; empty for none. */
+  readonly deletedWith: string;
   readonly provider: string;
 }
 
@@ -128,6 +130,7 @@ class RecordingMonitor extends MockMonitor {
       replacementTrigger,
       protect: req.getProtect() ?? false,
       retainOnDelete: req.getRetainondelete() ?? false,
+      deletedWith: req.getDeletedwith() ?? "",
       provider: req.getProvider(),
     });
     return super.registerResource(req, callback);

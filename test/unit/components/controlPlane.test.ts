@@ -185,6 +185,34 @@ describe("registry rewriting", () => {
 });
 
 describe("etcd data safety", () => {
+  it("leaves the objects inside Karmada to etcd's data when the whole control plane goes, members' Clusters not", async () => {
+    const { records, members } = await buildMemberEstate([
+      { clusterName: "member1", mode: "Push", apiEndpoint: "https://member1.example.com:6443" },
+    ]);
+    const controlPlane = find(records, "karmada:index:KarmadaControlPlane", "karmada");
+    const inKarmada = records.filter((r) => r.name.startsWith("karmada-in-karmada-"));
+    const kinds = new Set(inKarmada.map((r) => r.type.split(":").pop()));
+    for (const kind of ["Namespace", "CustomResourceDefinition", "ClusterRole", "APIService"]) {
+      expect(kinds).toContain(kind);
+    }
+    for (const r of inKarmada)
+      expect({ name: r.name, deletedWith: r.deletedWith }).toEqual({
+        name: r.name,
+        deletedWith: controlPlane.urn,
+      });
+    // unjoining is the Cluster object's deletion: it must still happen, as must every member-side delete
+    const member = childrenOf(
+      records,
+      find(records, "karmada:index:MemberRegistration", members[0].clusterName),
+    );
+    expect(member.length).toBeGreaterThan(5);
+    for (const r of member)
+      expect({ name: r.name, deletedWith: r.deletedWith }).toEqual({ name: r.name, deletedWith: "" });
+    // on kept or restored data the objects are already there: the Karmada provider adopts them
+    const provider = find(records, "pulumi:providers:kubernetes", "karmada-karmada");
+    expect(provider.inputs.upsertExistingObjects).toBe("true");
+  });
+
   it("keeps the namespace holding etcd data and the backup claim on destroy unless asked", async () => {
     const kept = (await buildEstate({}, { inCluster: { replicas: 1, backup: {} } })).records;
     const keep = kubeObjects(kept);

@@ -15,7 +15,7 @@ describe("recording mocks", () => {
     const second = new random.RandomPassword(
       "second",
       { length: 8, keepers: { k: pulumi.secret("hidden") } },
-      { parent, dependsOn: [first], replacementTrigger: "gen-1", retainOnDelete: true },
+      { parent, dependsOn: [first], replacementTrigger: "gen-1", retainOnDelete: true, deletedWith: parent },
     );
     await settle(parent, first, second);
     const rec = find(records, "random:index/randomPassword:RandomPassword", "second");
@@ -25,6 +25,8 @@ describe("recording mocks", () => {
     expect(rec.inputs.keepers.k).toBe("hidden");
     expect(rec.replacementTrigger).toBe("gen-1");
     expect(rec.retainOnDelete).toBe(true);
+    expect(rec.deletedWith).toBe(find(records, "test:index:Parent", "p").urn);
+    expect(find(records, "RandomString", "first").deletedWith).toBe("");
     expect(find(records, "RandomString", "first").secretPaths).toEqual([]);
   });
 });
