@@ -50,27 +50,30 @@ export async function sameResourcesStack(dir: string, local: LocalStack): Promis
   // the program reads inputs in plaintext (the test hosts' own keys): a directory only this user reads
   fs.chmodSync(project, 0o700);
   const plaintext = path.join(project, "deployment.json");
-  local.run(["stack", "export", "--show-secrets", "--file", plaintext], { quiet: true });
   const encrypted = path.join(project, "state-export.json");
-  local.run(["stack", "export", "--file", encrypted], { quiet: true });
-
-  const env = { ...local.env, PULUMI_BACKEND_URL: `file://${backend}`, PK_REPLAY_DEPLOYMENT: plaintext };
-  const cli = (args: string[]) =>
-    execFileSync(local.pulumi, ["--non-interactive", ...args], { cwd: project, env, stdio: "pipe" });
-  cli(["stack", "select", "--create", "--secrets-provider", "passphrase", LOCAL_STACK]);
-  cli(["stack", "import", "--file", encrypted]);
-  const stack = await LocalWorkspace.selectStack(
-    { stackName: LOCAL_STACK, workDir: project },
-    {
-      envVars: env,
-      pulumiCommand: await PulumiCommand.get({ root: path.dirname(path.dirname(local.pulumi)) }),
-    },
-  );
-  return {
-    stack,
-    dispose: () => {
-      fs.rmSync(plaintext, { force: true });
-      fs.rmSync(encrypted, { force: true });
-    },
+  const dispose = () => {
+    fs.rmSync(plaintext, { force: true });
+    fs.rmSync(encrypted, { force: true });
   };
+  try {
+    local.run(["stack", "export", "--show-secrets", "--file", plaintext], { quiet: true });
+    local.run(["stack", "export", "--file", encrypted], { quiet: true });
+    const env = { ...local.env, PULUMI_BACKEND_URL: `file://${backend}`, PK_REPLAY_DEPLOYMENT: plaintext };
+    const cli = (args: string[]) =>
+      execFileSync(local.pulumi, ["--non-interactive", ...args], { cwd: project, env, stdio: "pipe" });
+    cli(["stack", "select", "--create", "--secrets-provider", "passphrase", LOCAL_STACK]);
+    cli(["stack", "import", "--file", encrypted]);
+    const stack = await LocalWorkspace.selectStack(
+      { stackName: LOCAL_STACK, workDir: project },
+      {
+        envVars: env,
+        pulumiCommand: await PulumiCommand.get({ root: path.dirname(path.dirname(local.pulumi)) }),
+      },
+    );
+    return { stack, dispose };
+  } catch (err) {
+    // no plaintext export left behind by a set-up that failed
+    dispose();
+    throw err;
+  }
 }
