@@ -22,8 +22,9 @@ import { LOCAL_RUN_OPTIONS, LocalStack } from "../scripts/sandbox/stack";
 import { LocalEstate, stageSchedulerVersion, startLocalEstate } from "../test/support/engine/localEstate";
 import { killScriptProcesses } from "../test/support/hosts/testbed";
 import { CpuMeter, describeCpuUse } from "./support/cpuUse";
+import { deleteSchedules, StateResource } from "./support/deleteSchedule";
 import { sameResourcesStack } from "./support/stateReplayProject";
-import { describeKindTimings, EngineStepClock, timingsByKind } from "./support/engineTimings";
+import { describeKindTimings, EngineStepClock, StepTiming, timingsByKind } from "./support/engineTimings";
 import { BenchTarget, figureOf, median, reportFigure, timed } from "./support/figures";
 
 const BENCH = "binary-estate";
@@ -40,6 +41,8 @@ interface Round {
   preview: number;
   upgrade: number;
   destroy: number;
+  /** The destroy's own steps scheduled two ways (support/deleteSchedule.ts), ms. */
+  destroySchedule: { levelByLevel: number; byDependencies: number };
   engine: EngineFloor;
   /** The bare program registering the estate's resources again from its state (stateReplayProject.ts). */
   bare: { preview: number; noChangeUp: number };
@@ -92,7 +95,7 @@ function timeline(): { onEvent: (event: EngineEvent) => void; write: (what: stri
 async function measured<T>(
   what: string,
   run: (onEvent: (event: EngineEvent) => void) => Promise<T>,
-): Promise<{ ms: number; result: T }> {
+): Promise<{ ms: number; result: T; steps: readonly StepTiming[] }> {
   const clock = new EngineStepClock();
   const steps = timeline();
   const cpu = new CpuMeter();
@@ -106,7 +109,31 @@ async function measured<T>(
   console.log(`${what}: ${(out.ms / 1000).toFixed(1)} s; per resource kind (work, steps overlap):`);
   console.log(describeKindTimings(timingsByKind(clock.steps()), 8) || "  (no steps but same/read)");
   console.log(describeCpuUse(cpu.stop(), 8));
-  return out;
+  return { ...out, steps: clock.steps() };
+}
+
+const shortName = (urn: string) => urn.split("::").pop() ?? urn;
+
+/**
+ * The destroy's steps as the engine scheduled them (level by level) and as their dependencies alone
+ * would allow; prints the slowest levels and the critical path. `state` is the stack's state before.
+ */
+function describeDestroySchedule(
+  state: readonly StateResource[],
+  steps: readonly StepTiming[],
+): Round["destroySchedule"] {
+  const s = deleteSchedules(state, new Map(steps.map((step) => [step.urn, step.ms])));
+  console.log(
+    `destroy scheduled: ${s.levels.length} levels, level by level ${seconds(s.levelByLevelMs)}` +
+      ` (the engine's way), by dependencies alone ${seconds(s.byDependenciesMs)}; the slowest levels:`,
+  );
+  for (const level of [...s.levels].sort((a, b) => b.ms - a.ms).slice(0, 8))
+    console.log(`  ${seconds(level.ms)} ${shortName(level.slowest ?? "")} (${level.urns.length} steps)`);
+  const path = s.criticalPath.filter((step) => step.ms >= 500);
+  console.log(
+    `  critical path: ${path.map((step) => `${shortName(step.urn)} ${seconds(step.ms)}`).join(" → ")}`,
+  );
+  return { levelByLevel: s.levelByLevelMs, byDependencies: s.byDependenciesMs };
 }
 
 /**
@@ -246,15 +273,18 @@ async function round(estate: LocalEstate, index: number): Promise<Round> {
   console.log(`  start ${seconds(start.ms)}: ${tiers(start)}`);
   console.log(`  stop ${seconds(stop.ms)}: ${tiers(stop)}`);
 
+  const before = (await upgraded.stack.exportStack()).deployment.resources as StateResource[];
   const destroy = await measured("destroy", (onEvent) =>
     upgraded.stack.destroy({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent }),
   );
+  const destroySchedule = describeDestroySchedule(before, destroy.steps);
   return {
     up: up.ms,
     noChangeUp: again.ms,
     preview: preview.ms,
     upgrade: upgrade.ms,
     destroy: destroy.ms,
+    destroySchedule,
     engine,
     bare,
     processes: { start: start.ms, roll, stop: stop.ms },
@@ -276,6 +306,8 @@ interface FigureSpec {
   readonly bare?: { readonly label: string; readonly ms: (r: Round) => number };
   /** The processes' part of the floor, when the operation starts, restarts or stops any. */
   readonly processes?: { readonly label: string; readonly ms: (r: Round) => number };
+  /** More for the note, given the median of a pick. */
+  readonly more?: (m: (pick: (r: Round) => number) => string) => string;
 }
 
 const BARE = "bare Pulumi program, same resources replayed from the state";
@@ -322,6 +354,18 @@ const FIGURES: readonly FigureSpec[] = [
     engine: (r) => r.engine.destroy,
     processes: { label: "processes stopped by hand, destroy order", ms: (r) => r.processes.stop },
   },
+  {
+    // what the destroy would take with the engine's level barriers lifted: our graph's delete chain
+    id: "destroy.by-dependencies",
+    figure: "binary estate: destroy, its steps scheduled by their dependencies alone",
+    maxSeconds: 45,
+    ours: (r) => r.destroySchedule.byDependencies,
+    engine: (r) => r.engine.destroy,
+    processes: { label: "processes stopped by hand, destroy order", ms: (r) => r.processes.stop },
+    more: (m) =>
+      `; the same steps level by level, as the engine schedules deletes, ${m((r) => r.destroySchedule.levelByLevel)}` +
+      `, the destroy as measured ${m((r) => r.destroy)}`,
+  },
 ];
 
 function report(rounds: readonly Round[]): void {
@@ -350,7 +394,8 @@ function report(rounds: readonly Round[]): void {
         note:
           `floor = ${f.bare ? `${f.bare.label} ${m(f.bare.ms)}` : `engine ${m(f.engine)}`}` +
           (f.processes ? ` + ${f.processes.label} ${m(f.processes.ms)}` : "") +
-          (f.bare ? `; ${empty}: ${m(f.engine)}` : " (empty program)"),
+          (f.bare ? `; ${empty}: ${m(f.engine)}` : " (empty program)") +
+          (f.more?.(m) ?? ""),
       }),
     );
   }

@@ -22,7 +22,7 @@ export interface ServiceCommands {
   readonly restart: string;
   /** Stops it; succeeds when it is not running or not installed. */
   readonly stop: string;
-  /** Stops it and removes its unit files. */
+  /** Stops it (with the spec's remove grace) and removes its unit files. */
   readonly remove: string;
   /** A bash condition, true while the service (or timer) is active. */
   readonly isActive: string;
@@ -56,6 +56,9 @@ export function writeFileIfChanged(path: string, content: string, mode: string):
 /** Seconds `spec` gets between TERM and KILL. */
 const stopGrace = (spec: ServiceSpec): number => spec.stopGraceSeconds ?? DEFAULT_STOP_GRACE_SECONDS;
 
+/** Seconds `spec` gets between TERM and KILL when it is removed for good. */
+const removeGrace = (spec: ServiceSpec): number => spec.removeGraceSeconds ?? stopGrace(spec);
+
 function systemdCommands(spec: ServiceSpec, root: string): ServiceCommands {
   const periodic = spec.intervalSeconds !== undefined;
   const unitDir = rooted(root, "/etc/systemd/system");
@@ -69,21 +72,23 @@ function systemdCommands(spec: ServiceSpec, root: string): ServiceCommands {
   ].join("\n");
   const isActive = `systemctl is-active --quiet ${active}`;
   // systemd's own stop timeout is 90 s unless the unit says otherwise: past the grace, kill it
-  const stop = [
-    `if systemctl cat ${active} >/dev/null 2>&1; then`,
-    `  systemctl disable ${active} >/dev/null 2>&1 || true`,
-    `  if ! timeout ${stopGrace(spec)} systemctl stop ${active} >/dev/null 2>&1; then`,
-    `    systemctl kill --signal=SIGKILL ${active} >/dev/null 2>&1 || true`,
-    `    systemctl stop ${active}`,
-    `  fi`,
-    `fi`,
-  ].join("\n");
+  const stopWithin = (grace: number) =>
+    [
+      `if systemctl cat ${active} >/dev/null 2>&1; then`,
+      `  systemctl disable ${active} >/dev/null 2>&1 || true`,
+      `  if ! timeout ${grace} systemctl stop ${active} >/dev/null 2>&1; then`,
+      `    systemctl kill --signal=SIGKILL ${active} >/dev/null 2>&1 || true`,
+      `    systemctl stop ${active}`,
+      `  fi`,
+      `fi`,
+    ].join("\n");
+  const stop = stopWithin(stopGrace(spec));
   return {
     install,
     start: `systemctl enable ${active} >/dev/null 2>&1\nif ! ${isActive}; then systemctl start --no-block ${active}; fi`,
     restart: `systemctl enable ${active} >/dev/null 2>&1\nsystemctl restart --no-block ${active}`,
     stop,
-    remove: `${stop}\nrm -f ${files.map(shq).join(" ")}\nsystemctl daemon-reload`,
+    remove: `${stopWithin(removeGrace(spec))}\nrm -f ${files.map(shq).join(" ")}\nsystemctl daemon-reload`,
     isActive,
   };
 }
@@ -108,18 +113,20 @@ function supervisorCommands(spec: ServiceSpec, root: string): ServiceCommands {
   ].join("\n");
   // TERM (the supervisor passes it on to the program and exits after it; a program whose supervisor is
   // gone gets it directly), then KILL whatever still runs after the grace
-  const stop = [
-    `touch ${shq(`${state}/stop`)} 2>/dev/null || true`,
-    `if ${isActive}; then`,
-    `  kill -TERM "$(cat ${shq(supPid)})" 2>/dev/null || true`,
-    `elif ${alive(childPid)}; then`,
-    `  kill -TERM "$(cat ${shq(childPid)})" 2>/dev/null || true`,
-    `fi`,
-    `for _ in $(seq 1 ${stopGrace(spec) * 10}); do { ${alive(supPid)} || ${alive(childPid)}; } || break; sleep 0.1; done`,
-    `if ${alive(supPid)}; then kill -KILL "$(cat ${shq(supPid)})" 2>/dev/null || true; fi`,
-    `if ${alive(childPid)}; then kill -KILL "$(cat ${shq(childPid)})" 2>/dev/null || true; fi`,
-    `rm -f ${shq(supPid)} ${shq(childPid)}`,
-  ].join("\n");
+  const stopWithin = (grace: number) =>
+    [
+      `touch ${shq(`${state}/stop`)} 2>/dev/null || true`,
+      `if ${isActive}; then`,
+      `  kill -TERM "$(cat ${shq(supPid)})" 2>/dev/null || true`,
+      `elif ${alive(childPid)}; then`,
+      `  kill -TERM "$(cat ${shq(childPid)})" 2>/dev/null || true`,
+      `fi`,
+      `for _ in $(seq 1 ${grace * 10}); do { ${alive(supPid)} || ${alive(childPid)}; } || break; sleep 0.1; done`,
+      `if ${alive(supPid)}; then kill -KILL "$(cat ${shq(supPid)})" 2>/dev/null || true; fi`,
+      `if ${alive(childPid)}; then kill -KILL "$(cat ${shq(childPid)})" 2>/dev/null || true; fi`,
+      `rm -f ${shq(supPid)} ${shq(childPid)}`,
+    ].join("\n");
+  const stop = stopWithin(stopGrace(spec));
   return {
     install: [
       "service_changed=no",
@@ -129,7 +136,7 @@ function supervisorCommands(spec: ServiceSpec, root: string): ServiceCommands {
     start,
     restart: `${stop}\n${start}`,
     stop,
-    remove: `${stop}\nrm -rf ${shq(state)}`,
+    remove: `${stopWithin(removeGrace(spec))}\nrm -rf ${shq(state)}`,
     isActive,
   };
 }

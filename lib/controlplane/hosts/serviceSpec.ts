@@ -14,7 +14,16 @@ import { ControlPlaneHostsSettings } from "./settings";
  */
 export const CONTROL_PLANE_STOP_GRACE_SECONDS = 5;
 
-/** A component on a host as a service: its command line, log file, state dir and stop grace. */
+/**
+ * Seconds a control-plane component gets between TERM and KILL when it leaves the host for good (the
+ * host or the component is removed, or the control plane destroyed). Its clients have moved to another
+ * host through the VIP or are going too; in-flight requests finish well within it. An API server waits
+ * for its open watches on TERM until its request timeout (60 s), so it always takes the whole grace: at
+ * 5 s, destroying two API servers rolling over two hosts spent ≈ 20 s waiting for nobody.
+ */
+export const CONTROL_PLANE_REMOVE_GRACE_SECONDS = 1;
+
+/** A component on a host as a service: its command line, log file, state dir and stop graces. */
 export function serviceSpec(
   cp: ControlPlaneSettings,
   settings: ControlPlaneHostsSettings,
@@ -29,5 +38,6 @@ export function serviceSpec(
     logFile: files.logFile,
     stateDir: files.stateDir,
     stopGraceSeconds: CONTROL_PLANE_STOP_GRACE_SECONDS,
+    removeGraceSeconds: CONTROL_PLANE_REMOVE_GRACE_SECONDS,
   };
 }

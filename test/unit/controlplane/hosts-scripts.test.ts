@@ -10,6 +10,8 @@ import * as net from "net";
 import * as os from "os";
 import * as path from "path";
 import {
+  CONTROL_PLANE_REMOVE_GRACE_SECONDS,
+  CONTROL_PLANE_STOP_GRACE_SECONDS,
   ControlPlaneHostsConfig,
   commandIds,
   componentBundleFiles,
@@ -306,6 +308,26 @@ describe("scripts run against a host root", () => {
     const stop = bash(serviceRemoveScript(changed.cp, changed.hs, host, "karmada-scheduler"));
     expect(stop.stdout).toContain("karmada-scheduler stopped");
     expect(fs.existsSync(`/proc/${newPid}`)).toBe(false);
+  });
+
+  test("service: a component leaving the host for good gets the short remove grace, a restart the stop grace", () => {
+    const { cp, hs } = setup();
+    const host = hs.machines[0];
+    const files = fakeFiles("karmada-apiserver", "a");
+    const waits = (script: string) =>
+      [...script.matchAll(/seq 1 (\d+)\); do/g)].map((m) => Number(m[1]) / 10);
+    const restartScript = serviceScript(
+      cp,
+      hs,
+      host,
+      "karmada-apiserver",
+      publicFilesFingerprint("karmada-apiserver", files),
+    );
+    expect(waits(restartScript)).toContain(CONTROL_PLANE_STOP_GRACE_SECONDS);
+    expect(waits(serviceRemoveScript(cp, hs, host, "karmada-apiserver"))).toEqual([
+      CONTROL_PLANE_REMOVE_GRACE_SECONDS,
+    ]);
+    expect(CONTROL_PLANE_REMOVE_GRACE_SECONDS).toBeLessThan(CONTROL_PLANE_STOP_GRACE_SECONDS);
   });
 
   test("service: certificates changed on the host are refused before anything restarts", () => {

@@ -41,6 +41,18 @@ describe("systemd units", () => {
     expect(stop).toContain("systemctl kill --signal=SIGKILL pk-etcd.service");
   });
 
+  it("removes a service with its remove grace, restarts and stops with the stop grace", () => {
+    const cmds = serviceCommands("systemd", { ...etcd, stopGraceSeconds: 7, removeGraceSeconds: 2 }, "/");
+    expect(cmds.remove).toContain("timeout 2 systemctl stop pk-etcd.service");
+    expect(cmds.remove).not.toContain("timeout 7");
+    expect(cmds.stop).toContain("timeout 7 systemctl stop pk-etcd.service");
+    // without a remove grace a removal is as patient as a stop
+    expect(serviceCommands("systemd", { ...etcd, stopGraceSeconds: 7 }, "/").remove).toContain("timeout 7");
+    expect(() => systemdServiceUnit({ ...etcd, removeGraceSeconds: 0.5 })).toThrow(
+      "invalid service.removeGraceSeconds: 0.5 is not a whole number of seconds above 0",
+    );
+  });
+
   it("refuses exec arguments that would need quoting", () => {
     expect(() => systemdServiceUnit({ ...etcd, exec: ["/bin/etcd", "--name=a b"] })).toThrow(
       'invalid service.exec[1]: "--name=a b" needs quoting',
@@ -89,29 +101,49 @@ describe("supervisor runner (real processes)", () => {
     expect(run(cmds.stop).status).toBe(0); // stopping a stopped service is fine
   });
 
-  it("kills a program that ignores TERM once its grace is over", () => {
+  /** A program that ignores TERM, started under the supervisor with the given graces. */
+  const startStubborn = (
+    name: string,
+    graces: Pick<ServiceSpec, "stopGraceSeconds" | "removeGraceSeconds">,
+  ) => {
     const program = path.join(tmp, "stubborn.sh");
     fs.writeFileSync(program, "#!/usr/bin/env bash\ntrap '' TERM\nwhile true; do sleep 0.2; done\n", {
       mode: 0o755,
     });
     const stubborn = serviceCommands(
       "supervisor",
-      {
-        ...spec,
-        name: "pk-stubborn",
-        exec: [program],
-        stateDir: path.join(tmp, "stubborn"),
-        stopGraceSeconds: 1,
-      },
+      { ...spec, name, exec: [program], stateDir: path.join(tmp, name), ...graces },
       tmp,
     );
     expect(run(`${stubborn.install}\n${stubborn.start}`).status).toBe(0);
-    const pidFile = path.join(tmp, "stubborn", "child.pid");
+    const pidFile = path.join(tmp, name, "child.pid");
     const deadline = Date.now() + 10_000;
     while (!fs.existsSync(pidFile) && Date.now() < deadline) spawnSync("sleep", ["0.1"]);
-    const child = Number(fs.readFileSync(pidFile, "utf8"));
+    return { commands: stubborn, child: Number(fs.readFileSync(pidFile, "utf8")) };
+  };
+
+  it("kills a program that ignores TERM once its grace is over", () => {
+    const { commands: stubborn, child } = startStubborn("pk-stubborn", { stopGraceSeconds: 1 });
     expect(run(stubborn.stop).status).toBe(0);
     // it ignores TERM: only the KILL after the grace ends it (a zombie left to PID 1 counts as gone)
     expect(isRunning(child)).toBe(false);
+  });
+
+  it("removes a service for good with its remove grace, not the stop grace a restart gets", () => {
+    const { commands: stubborn, child } = startStubborn("pk-leaving", {
+      stopGraceSeconds: 600,
+      removeGraceSeconds: 1,
+    });
+    expect(stubborn.restart).toContain("seq 1 6000");
+    // under the stop grace this would wait ten minutes: the run is cut off after one
+    const removed = spawnSync(
+      "bash",
+      ["-c", renderScript({ host: "h", purpose: "t", steps: [{ name: "op", body: stubborn.remove }] })],
+      { encoding: "utf8", timeout: 60_000 },
+    );
+    expect(removed.signal).toBeNull();
+    expect(removed.status).toBe(0);
+    expect(isRunning(child)).toBe(false);
+    expect(fs.existsSync(path.join(tmp, "pk-leaving"))).toBe(false);
   });
 });
