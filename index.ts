@@ -27,7 +27,7 @@ export type {
   ControlPlaneHostsConfig,
 } from "./lib/controlplane/hosts/config";
 export type { CrdSource } from "./lib/crds/source";
-export type { EtcdBackupArgs, EtcdHostsArgs } from "./lib/etcd/hosts/settings";
+export type { EtcdBackupArgs, EtcdHostsArgs, EtcdSnapshotSource } from "./lib/etcd/hosts/settings";
 export type { EtcdInClusterArgs, EtcdStorage, EtcdBackupTarget } from "./lib/etcd/settings";
 export type { ArtifactSource } from "./lib/hosts/artifact";
 export type { ServiceManager } from "./lib/hosts/service";

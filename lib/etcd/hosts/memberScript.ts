@@ -37,6 +37,8 @@ export const MEMBER_HEALTHY_SECONDS = 60;
 /**
  * Starts one member, deciding at run time how (so re-running after any failure converges). Every
  * member's script runs at the same time as the others' (they do not wait for each other):
+ * - `restoreFrom.replaceData` and the data dir holds another cluster's data (its config names another
+ *   token) → check the snapshot, stop the member, move its data aside, restore (a rollback in place);
  * - data dir initialised → just (re)start it (a member removed from the cluster has its data moved
  *   aside first and joins anew); a configuration change restarts it only in its turn (a key with a
  *   lease in etcd itself), so members restart one at a time and each is healthy before the next;
@@ -68,7 +70,7 @@ export function memberScript(
   const repair = settings.repairGeneration
     ? `# repair generation ${settings.repairGeneration}: a new value re-runs this step on every member\n`
     : "";
-  const decide = `${repair}data_dir=${shq(files.dataDir)}
+  const header = `${repair}data_dir=${shq(files.dataDir)}
 conf=${shq(files.configFile)}
 my_name=${shq(member.name)}
 my_peer=${shq(peerUrl(settings, member))}
@@ -77,7 +79,8 @@ others=${shq(others.join(","))}
 is_bootstrap=${isBootstrap ? "yes" : "no"}
 initialized=no
 if [ -d "\${data_dir}/member/wal" ]; then initialized=yes; fi
-probe_timeout=${PROBE_TIMEOUT_SECONDS}
+`;
+  const probe = `probe_timeout=${PROBE_TIMEOUT_SECONDS}
 if [ "\${initialized}" = no ] && [ "\${is_bootstrap}" = yes ]; then probe_timeout=${BOOTSTRAP_PROBE_TIMEOUT_SECONDS}; fi
 reachable=no
 members=""
@@ -106,11 +109,31 @@ elif [ "\${is_bootstrap}" = yes ]; then
   mode="${settings.restoreFrom ? "restore" : "new"}"
 else
   pk_fail "cannot join: no member answers at \${others}; start the existing members first"
-fi
-if [ "\${initialized}" = no ] && [ -n "$(find "\${data_dir}" -mindepth 1 -maxdepth 1 ! -name lost+found 2>/dev/null | head -n 1)" ]; then
+fi`;
+  const tail = `if [ "\${initialized}" = no ] && [ -n "$(find "\${data_dir}" -mindepth 1 -maxdepth 1 ! -name lost+found 2>/dev/null | head -n 1)" ]; then
   pk_fail "data dir \${data_dir} is not empty but holds no etcd member"
 fi
 echo "mode: \${mode}"`;
+  // With replaceData, a member holding another cluster's data is restored without asking the cluster
+  // (it is about to leave it); its config keeps the token it started with, so another token tells.
+  const decideMode = settings.restoreReplacesData
+    ? `reachable=no
+members=""
+in_place=no
+data_token=""
+if [ "\${initialized}" = yes ] && [ "\${is_bootstrap}" = yes ] && [ -f "\${conf}" ]; then
+  data_token=$(sed -n 's/^initial-cluster-token: //p' "\${conf}")
+  if [ "\${data_token}" != ${shq(context.token)} ]; then in_place=yes; fi
+fi
+if [ "\${in_place}" = yes ]; then
+  mode="restore"
+  echo "this member holds the data of cluster \${data_token}: restoring it in place into cluster "${shq(context.token)}
+else
+${indent(probe)}
+fi`
+    : probe;
+  const decide = `${header}${decideMode}
+${tail}`;
   const join = `if [ "\${mode}" = join ]; then
   # Another host may be joining in this same update: etcd admits one learner at a time, and a new
   # member only once every voter has been connected for 5s ("unhealthy cluster"). Wait for the turn.
@@ -182,7 +205,14 @@ fi`;
   const restore = settings.restoreFrom
     ? [
         `if [ "\${mode}" = restore ]; then`,
-        restoreBody(settings, member, files, context, settings.restoreFrom),
+        restoreBody(
+          settings,
+          member,
+          files,
+          context,
+          settings.restoreFrom,
+          settings.restoreReplacesData ? service.stop : undefined,
+        ),
         `fi`,
       ].join("\n")
     : ":";

@@ -10,6 +10,9 @@ import { initialCluster, peerUrl } from "./urls";
  * Bash that initialises `${data_dir}` from the `restoreFrom` snapshot as a member of a NEW cluster
  * (the context's token, the bootstrap members as the fresh member list): fetch, verify checksum and
  * integrity, `etcdutl snapshot restore` (etcdctl on 3.4) into a scratch dir, then move `member/` in.
+ * With `stopInPlace` (`restoreFrom.replaceData`), a member whose `${in_place}` is yes holds another
+ * cluster's data: once the snapshot has passed its checks, it is stopped with `stopInPlace` and its data
+ * dir moved aside (kept).
  */
 export function restoreBody(
   settings: EtcdHostsSettings,
@@ -17,6 +20,7 @@ export function restoreBody(
   files: MemberFiles,
   context: EtcdClusterContext,
   source: ResolvedArtifact,
+  stopInPlace?: string,
 ): string {
   const fetch =
     source.kind === "url"
@@ -41,6 +45,7 @@ export function restoreBody(
     ...fetch,
     ...verify,
     `pk_etcdutl snapshot status "\${snap}" >/dev/null || pk_fail "snapshot fails its integrity check"`,
+    ...(stopInPlace === undefined ? [] : moveAsideInPlace(stopInPlace)),
     `if ! out=$(pk_etcdutl snapshot restore "\${snap}" --name ${shq(member.name)} \\`,
     `  --initial-cluster ${shq(initialCluster(settings, context.bootstrapMembers))} \\`,
     `  --initial-cluster-token ${shq(context.token)} \\`,
@@ -53,4 +58,16 @@ export function restoreBody(
     `rm -rf "\${scratch}" "\${snap}"`,
     `echo "restored \${data_dir} from the snapshot as a member of a new cluster"`,
   ].join("\n");
+}
+
+/** Bash stopping a member that holds another cluster's data and moving that data aside, never erasing it. */
+function moveAsideInPlace(stop: string): string[] {
+  return [
+    `if [ "\${in_place}" = yes ]; then`,
+    ...stop.split("\n").map((line) => `  ${line}`),
+    `  aside="\${data_dir}.before-restore-$(date -u +%Y%m%dT%H%M%SZ)"`,
+    `  mv "\${data_dir}" "\${aside}"`,
+    `  echo "stopped etcd; the data of cluster \${data_token} moved aside to \${aside} (kept)"`,
+    `fi`,
+  ];
 }

@@ -40,6 +40,26 @@ export interface EtcdBackupArgs {
   uploadCommand?: string;
 }
 
+/** Where a restore reads its snapshot, and which members it restores. */
+export interface EtcdSnapshotSource {
+  /** URL of the snapshot file (as `etcdctl snapshot save` writes it). Requires `sha256`. */
+  url?: string;
+  /** Path of the snapshot file, the same on every host (relative to its root). */
+  path?: string;
+  /** Hex SHA-256 of the snapshot file; required for URLs, checked for paths when given. */
+  sha256?: string;
+  /**
+   * Also restore members that hold data of another cluster: the cluster is rolled back in place.
+   * Each such member checks the snapshot first, then is stopped, its data dir moved aside to
+   * `<dataDir>.before-restore-<time>` (kept, never erased) and restored. Without it, only members
+   * with an empty data dir are restored (after a destroy, move the data dirs aside by hand).
+   * A member restored by this very restore (its data carries this restore's cluster token) is left
+   * alone, so later `up`s restore nothing again; set `restoreFrom` anew to restore again.
+   * @default false
+   */
+  replaceData?: boolean;
+}
+
 /** Inputs of etcd on hosts (plain values except the SSH keys inside `hosts`). */
 export interface EtcdHostsArgs {
   /** Members, one per host; 1, 3, 5 or 7. Order matters: membership changes follow it. */
@@ -90,10 +110,10 @@ export interface EtcdHostsArgs {
    */
   deleteData?: boolean;
   /**
-   * Snapshot to initialise a NEW cluster from (new cluster token, fresh member list) before first start:
-   * a path on each host, or a URL with `sha256`.
+   * Snapshot to restore a NEW cluster from (new cluster token, fresh member list, new member IDs): a
+   * path on each host, or a URL with `sha256`. Certificates, configuration and hosts are kept.
    */
-  restoreFrom?: ArtifactSource;
+  restoreFrom?: EtcdSnapshotSource;
   /**
    * Periodic snapshots kept on one member host (see `EtcdCluster.snapshotCommand` for one on demand).
    * @default - enabled: every 360 minutes into "/var/backups/etcd" on the first host, 7 kept
@@ -158,6 +178,8 @@ export interface EtcdHostsSettings {
   readonly paths: EtcdHostPaths;
   readonly deleteData: boolean;
   readonly restoreFrom?: ResolvedArtifact;
+  /** `restoreFrom.replaceData`: members holding another cluster's data are restored too. */
+  readonly restoreReplacesData: boolean;
   readonly backup: EtcdBackupSettings;
   readonly quotaBackendBytes: number;
   readonly snapshotCount: number;
@@ -348,9 +370,18 @@ export function resolveEtcdHostsSettings(
       `${show(repairGeneration)} must be a non-negative integer`,
     ),
   );
+  const { replaceData = false, ...snapshot } = args.restoreFrom ?? {};
   const restoreFrom = args.restoreFrom
-    ? run(() => resolveArtifact(args.restoreFrom, "", `${field}.restoreFrom`))
+    ? run(() => resolveArtifact(snapshot, "", `${field}.restoreFrom`))
     : undefined;
+  run(() =>
+    check(
+      typeof replaceData === "boolean",
+      `${field}.restoreFrom.replaceData`,
+      `${show(replaceData)} is not a boolean`,
+      "true, false",
+    ),
+  );
   const backup = members ? run(() => resolveBackup(args.backup, members, `${field}.backup`)) : undefined;
   errors.throwIfAny();
   return {
@@ -373,6 +404,7 @@ export function resolveEtcdHostsSettings(
     },
     deleteData: args.deleteData ?? false,
     restoreFrom,
+    restoreReplacesData: restoreFrom !== undefined && replaceData,
     backup: backup!,
     quotaBackendBytes,
     snapshotCount,

@@ -27,11 +27,11 @@ export function variantPlans(): { label: string; settings: EtcdHostsSettings; pl
   const variants: [string, Partial<EtcdHostsArgs>][] = [
     ["systemd, default upstream tarball", {}],
     [
-      "systemd, mirror url, upload, restore from url",
+      "systemd, mirror url, upload, restore in place from url",
       {
         artifact: { url: "https://mirror.example/etcd.tgz", sha256: sha },
         backup: { uploadCommand: 'aws s3 cp "$SNAPSHOT_FILE" s3://b/' },
-        restoreFrom: { url: "https://mirror.example/snap.db", sha256: sha },
+        restoreFrom: { url: "https://mirror.example/snap.db", sha256: sha, replaceData: true },
       },
     ],
     [

@@ -11,6 +11,7 @@ import * as os from "os";
 import * as path from "path";
 import { memberScript } from "../../../lib/etcd/hosts/memberScript";
 import { EtcdHostsArgs, resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
+import { installStandInEtcd } from "../../support/hosts/standInEtcd";
 import { killScriptProcesses } from "../../support/hosts/testbed";
 
 const ADDRESS = "127.0.98.2";
@@ -38,16 +39,7 @@ describe("member script on an initialised member", () => {
   const childPid = () => fs.readFileSync(path.join(root, "run/pulumi-karmada/pk-etcd/child.pid"), "utf8");
 
   beforeAll(() => {
-    // a stand-in etcd: listens on the peer port until killed
-    const bin = path.join(root, "usr/local/bin");
-    fs.mkdirSync(bin, { recursive: true });
-    fs.writeFileSync(
-      path.join(bin, "etcd"),
-      `#!${process.execPath}\nrequire("net").createServer().listen(${PEER_PORT}, "${ADDRESS}");\n`,
-      { mode: 0o755 },
-    );
-    // an etcdctl that reaches no cluster: every call fails
-    fs.writeFileSync(path.join(bin, "etcdctl"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+    installStandInEtcd(root, ADDRESS, PEER_PORT);
     fs.mkdirSync(path.join(root, "var/lib/etcd/member/wal"), { recursive: true });
   });
 

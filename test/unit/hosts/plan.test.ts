@@ -57,6 +57,10 @@ describe("resolveEtcdHostsSettings", () => {
     ],
     [{ backup: { retain: 0 } }, "invalid etcd.backup.retain: 0 out of range (allowed: 1-1000)"],
     [{ restoreFrom: { url: "https://m/s.db" } }, "invalid etcd.restoreFrom.sha256: is required"],
+    [
+      { restoreFrom: { path: "/b/s.db", replaceData: "yes" as unknown as boolean } },
+      'invalid etcd.restoreFrom.replaceData: "yes" is not a boolean (allowed: true, false)',
+    ],
     [{ repairGeneration: -1 }, "invalid etcd.repairGeneration: -1 must be a non-negative integer"],
   ])("rejects %j", (extra, message) => {
     expect(() => resolveEtcdHostsSettings("etcd", { hosts: hosts(3), ...extra })).toThrow(message);
