@@ -35,6 +35,20 @@ export const PROMOTE_TIMEOUT_SECONDS = 180;
 export const MEMBER_HEALTHY_SECONDS = 60;
 
 /**
+ * Seconds between TERM and KILL when a member is stopped to be restored in place. A leader stopping
+ * while its peers stop too waits up to 7 s (etcd's request timeout) to hand over its leadership to one
+ * of them; its data is moved aside only as a fallback, and etcd's WAL is crash-safe, so it is not
+ * waited for.
+ */
+export const RESTORE_STOP_GRACE_SECONDS = 1;
+
+/** Bash stopping a member that is about to be restored in place (see RESTORE_STOP_GRACE_SECONDS). */
+function restoreStop(settings: EtcdHostsSettings, member: ResolvedHost): string {
+  const spec = { ...etcdServiceSpec(settings, member), stopGraceSeconds: RESTORE_STOP_GRACE_SECONDS };
+  return serviceCommands(settings.serviceManager, spec, member.root).stop;
+}
+
+/**
  * Starts one member, deciding at run time how (so re-running after any failure converges). Every
  * member's script runs at the same time as the others' (they do not wait for each other):
  * - `restoreFrom.replaceData` and the data dir holds another cluster's data (its config names another
@@ -211,7 +225,7 @@ fi`;
           files,
           context,
           settings.restoreFrom,
-          settings.restoreReplacesData ? service.stop : undefined,
+          settings.restoreReplacesData ? restoreStop(settings, member) : undefined,
         ),
         `fi`,
       ].join("\n")

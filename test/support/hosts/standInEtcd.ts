@@ -8,14 +8,22 @@
 import * as fs from "fs";
 import * as path from "path";
 
-/** Writes the stand-ins into `<root>/usr/local/bin` (the default binDir). */
-export function installStandInEtcd(root: string, address: string, peerPort: number): void {
+/**
+ * Writes the stand-ins into `<root>/usr/local/bin` (the default binDir). With `ignoreTerm` the `etcd`
+ * ignores SIGTERM, as a leader busy handing over its leadership does: only a KILL stops it.
+ */
+export function installStandInEtcd(
+  root: string,
+  address: string,
+  peerPort: number,
+  ignoreTerm = false,
+): void {
   const bin = path.join(root, "usr/local/bin");
   fs.mkdirSync(bin, { recursive: true });
   const node = `#!${process.execPath}\n`;
   fs.writeFileSync(
     path.join(bin, "etcd"),
-    `${node}require("net").createServer().listen(${peerPort}, "${address}");\n`,
+    `${node}${ignoreTerm ? 'process.on("SIGTERM", () => {});\n' : ""}require("net").createServer().listen(${peerPort}, "${address}");\n`,
     { mode: 0o755 },
   );
   fs.writeFileSync(path.join(bin, "etcdctl"), "#!/bin/sh\nexit 1\n", { mode: 0o755 });

@@ -1,8 +1,9 @@
 /**
  * The member script asked to restore in place (`restoreFrom.replaceData`), run for real on an
  * initialised member under the real supervisor with stand-in etcd binaries: the snapshot is checked
- * before anything stops, the old data is moved aside and kept, the member restarts as a member of the
- * restore's new cluster, and a later run with the same token restores nothing again.
+ * before anything stops, a member that ignores TERM is killed after the 1 s restore grace, the old
+ * data is moved aside and kept, the member restarts as a member of the restore's new cluster, and a
+ * later run with the same token restores nothing again.
  */
 import { spawnSync } from "child_process";
 import { createHash } from "crypto";
@@ -37,7 +38,8 @@ describe("member script restoring in place", () => {
     };
     const settings = resolveEtcdHostsSettings("etcd", args);
     const script = memberScript(settings, settings.members[0], { token, bootstrapMembers: ["solo"] });
-    return spawnSync("bash", ["-c", script], { encoding: "utf8" });
+    // a member that ignores TERM must be stopped within the 1 s restore grace, not etcd's 30 s stop grace
+    return spawnSync("bash", ["-c", script], { encoding: "utf8", timeout: 20_000 });
   };
   const ok = (r: ReturnType<typeof run>) => {
     if (r.status !== 0) throw new Error(`member script failed: ${r.stderr}`);
@@ -54,7 +56,7 @@ describe("member script restoring in place", () => {
   };
 
   beforeAll(() => {
-    installStandInEtcd(root, ADDRESS, PEER_PORT);
+    installStandInEtcd(root, ADDRESS, PEER_PORT, true);
     // a member of a running cluster, started with token etcd-old
     fs.mkdirSync(path.join(lib, "etcd/member/wal"), { recursive: true });
     fs.writeFileSync(path.join(lib, "etcd/member/restored-from"), "the old cluster's data");
