@@ -83,10 +83,13 @@ function systemdCommands(spec: ServiceSpec, root: string): ServiceCommands {
       `fi`,
     ].join("\n");
   const stop = stopWithin(stopGrace(spec));
+  const start = `systemctl enable ${active} >/dev/null 2>&1\nif ! ${isActive}; then systemctl start --no-block ${active}; fi`;
   return {
     install,
-    start: `systemctl enable ${active} >/dev/null 2>&1\nif ! ${isActive}; then systemctl start --no-block ${active}; fi`,
-    restart: `systemctl enable ${active} >/dev/null 2>&1\nsystemctl restart --no-block ${active}`,
+    start,
+    // not `systemctl restart`: its stop would wait the unit's stop timeout (systemd's 90 s), and an
+    // API server holds its watches on TERM for up to its 60 s request timeout
+    restart: `${stop}\n${start}`,
     stop,
     remove: `${stopWithin(removeGrace(spec))}\nrm -f ${files.map(shq).join(" ")}\nsystemctl daemon-reload`,
     isActive,

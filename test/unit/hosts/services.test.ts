@@ -46,6 +46,10 @@ describe("systemd units", () => {
     expect(cmds.remove).toContain("timeout 2 systemctl stop pk-etcd.service");
     expect(cmds.remove).not.toContain("timeout 7");
     expect(cmds.stop).toContain("timeout 7 systemctl stop pk-etcd.service");
+    // a restart is that bounded stop and a start, never systemd's own restart (its stop waits 90 s)
+    expect(cmds.restart).toContain("timeout 7 systemctl stop pk-etcd.service");
+    expect(cmds.restart).not.toContain("systemctl restart");
+    expect(cmds.restart.indexOf("systemctl stop")).toBeLessThan(cmds.restart.indexOf("systemctl start"));
     // without a remove grace a removal is as patient as a stop
     expect(serviceCommands("systemd", { ...etcd, stopGraceSeconds: 7 }, "/").remove).toContain("timeout 7");
     expect(() => systemdServiceUnit({ ...etcd, removeGraceSeconds: 0.5 })).toThrow(
