@@ -8,15 +8,19 @@
  *    start);
  *  - 3 → 5 members (ours: `up` with two more hosts; plain: `member add` + start, one at a time).
  * Beside each, the engine floor (bench/support/etcdFloor.ts): the same graph with resources that do nothing.
+ * Both programs run compiled to JavaScript, as a user's program runs the published package
+ * (bench/support/compiledPrograms.ts).
  * Run: npx ts-node --transpile-only -P tsconfig.json bench/etcd-hosts.ts (BENCH_ROUNDS, default 3).
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { REPO_ROOT } from "../test/support/kube/binaries";
 import { resolveHosts } from "../lib/hosts/spec";
 import { HOST_ETCD_BIN } from "../test/support/hosts/etcdProgram";
 import { EtcdInput, EtcdStack, startEtcdStack } from "../test/support/hosts/etcdStack";
 import { killScriptProcesses, portOpen } from "../test/support/hosts/testbed";
+import { compileBenchPrograms } from "./support/compiledPrograms";
 import { FloorStack } from "./support/etcdFloor";
 import { floorShape, FloorShape } from "./support/etcdFloorShape";
 import { PlainEtcd } from "./support/etcdPlain";
@@ -66,12 +70,18 @@ class Bench {
     readonly floor: FloorStack,
   ) {}
 
-  static async start(): Promise<Bench> {
-    const estate = await startEtcdStack("etcd-bench", { prefix: "127.0.4.", count: FIVE.length });
+  /** Compiles both programs into `compiledDir`, starts the bed and creates both stacks. */
+  static async start(compiledDir: string): Promise<Bench> {
+    const programs = compileBenchPrograms(compiledDir);
+    const estate = await startEtcdStack(
+      "etcd-bench",
+      { prefix: "127.0.4.", count: FIVE.length },
+      programs.etcd,
+    );
     try {
       const hosts = resolveHosts(estate.hosts(FIVE), "hosts");
       const plain = new PlainEtcd(hosts, HOST_ETCD_BIN, estate.etcd.hasEtcdutl, estate.engine.dir);
-      return new Bench(estate, plain, await FloorStack.create(estate.engine));
+      return new Bench(estate, plain, await FloorStack.create(estate.engine, programs.floor));
     } catch (e) {
       await estate.stop();
       throw e;
@@ -259,14 +269,12 @@ function report(id: string, figure: string, s: Samples, target: BenchTarget, bas
 }
 
 /**
- * Milliseconds a fresh Node.js takes to load `modules` the way the language host loads a TypeScript
- * program (ts-node, transpile only): ours loads the library from its TypeScript sources, as the e2e
- * program does; a program using the published package would load compiled JavaScript instead.
+ * Milliseconds a fresh Node.js takes to load `modules` (compiled JavaScript, as both programs run),
+ * after @pulumi/pulumi, which every program loads first.
  */
 async function loadTime(modules: readonly string[]): Promise<number> {
   const script = [
     `const load = (m) => require(require.resolve(m, { paths: [${JSON.stringify(REPO_ROOT)}] }));`,
-    `load("ts-node").register({ transpileOnly: true, project: ${JSON.stringify(path.join(REPO_ROOT, "tsconfig.json"))} });`,
     `load("@pulumi/pulumi");`,
     `const started = process.hrtime.bigint();`,
     ...modules.map((m) => `load(${JSON.stringify(m)});`),
@@ -278,7 +286,8 @@ async function loadTime(modules: readonly string[]): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const bench = await Bench.start();
+  const compiledDir = fs.mkdtempSync(path.join(os.tmpdir(), "pk-etcd-bench-js-"));
+  const bench = await Bench.start(compiledDir);
   const bringUp = samples();
   const scale = samples();
   const restore = samples();
@@ -288,7 +297,7 @@ async function main(): Promise<void> {
     const warm = await bench.shape();
     await bench.reset();
     await bench.floorUp(warm);
-    const program = path.join(REPO_ROOT, "components", "etcdCluster.ts");
+    const program = path.join(compiledDir, "js", "components", "etcdCluster.js");
     const floorModules = ["@pulumi/command", "@pulumi/random", "@pulumi/tls"];
     const loads = { ours: [] as number[], floor: [] as number[] };
     for (let i = 0; i < 3; i++) {
@@ -304,7 +313,7 @@ async function main(): Promise<void> {
     const etcd = bench.estate.etcd;
     console.log(`\netcd ${etcd.version} (${etcd.origin}), ${ROUNDS} rounds, 127.0.4.x, supervisor runner`);
     console.log(
-      `program load through ts-node (median of 3 fresh processes): ours (EtcdCluster from the TypeScript sources) ` +
+      `program load, compiled JavaScript (median of 3 fresh processes): ours (EtcdCluster) ` +
         `${(median(loads.ours) / 1000).toFixed(2)} s, the floor program's SDKs ${(median(loads.floor) / 1000).toFixed(2)} s`,
     );
     const certs = "plain issues the same RSA-3072 certificates with openssl";
@@ -333,6 +342,7 @@ async function main(): Promise<void> {
     await bench.reset().catch((e) => console.error(`reset failed: ${e}`));
     bench.plain.close();
     await bench.estate.stop();
+    fs.rmSync(compiledDir, { recursive: true, force: true });
   }
 }
 

@@ -19,14 +19,19 @@ export class FloorStack {
     private readonly shapeFile: string,
   ) {}
 
-  /** Creates the project under `engine.dir` and its stack. */
-  static async create(engine: EngineEnv): Promise<FloorStack> {
+  /**
+   * Creates the project under `engine.dir` and its stack, running etcdFloorProgram.ts or, when given,
+   * `compiledProgram` (the same compiled to JavaScript: bench/support/compiledPrograms.ts).
+   */
+  static async create(engine: EngineEnv, compiledProgram?: string): Promise<FloorStack> {
     const dir = path.join(engine.dir, "floor");
     fs.mkdirSync(dir, { recursive: true });
-    const yaml = ["name: pk-etcd-floor", "runtime:", "  name: nodejs", "  options:", "    typescript: true"];
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), [...yaml, "main: program.ts", ""].join("\n"));
+    const main = compiledProgram ? "program.js" : "program.ts";
+    const yaml = ["name: pk-etcd-floor", "runtime:", "  name: nodejs", "  options:"];
+    yaml.push(`    typescript: ${compiledProgram ? "false" : "true"}`, `main: ${main}`, "");
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yaml.join("\n"));
     const links: Record<string, string> = {
-      "program.ts": path.join(REPO_ROOT, "bench", "support", "etcdFloorProgram.ts"),
+      [main]: compiledProgram ?? path.join(REPO_ROOT, "bench", "support", "etcdFloorProgram.ts"),
       node_modules: path.join(REPO_ROOT, "node_modules"),
       "package.json": path.join(REPO_ROOT, "package.json"),
       "tsconfig.json": path.join(REPO_ROOT, "tsconfig.json"),

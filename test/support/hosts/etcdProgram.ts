@@ -16,21 +16,25 @@ export const HOST_ETCD_BIN = "/opt/etcd-bin";
  * A Pulumi project directory for the program, as a user's would be: Pulumi.yaml (nodejs runtime, `main`
  * the program) and links to the program directory and to what it runs with. Stack files the CLI writes
  * land here, not in the repository; Node resolves the links, so imports reach the repository's code.
+ * With `compiledProgram` (the program compiled to JavaScript, e.g. by bench/support/compiledPrograms.ts)
+ * the project runs that instead of the TypeScript source.
  */
-export function etcdProgramProject(dir: string): string {
+export function etcdProgramProject(dir: string, compiledProgram?: string): string {
   fs.mkdirSync(dir, { recursive: true });
   const yaml = [
     "name: pulumi-karmada-etcd-e2e",
     "runtime:",
     "  name: nodejs",
     "  options:",
-    "    typescript: true",
-    "main: program/index.ts",
+    `    typescript: ${compiledProgram ? "false" : "true"}`,
+    `main: program/${compiledProgram ? path.basename(compiledProgram) : "index.ts"}`,
     "",
   ];
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), yaml.join("\n"));
   const links: Record<string, string> = {
-    program: path.join(REPO_ROOT, "test", "e2e", "programs", "etcd-hosts"),
+    program: compiledProgram
+      ? path.dirname(compiledProgram)
+      : path.join(REPO_ROOT, "test", "e2e", "programs", "etcd-hosts"),
     node_modules: path.join(REPO_ROOT, "node_modules"),
     "package.json": path.join(REPO_ROOT, "package.json"),
     "tsconfig.json": path.join(REPO_ROOT, "tsconfig.json"),

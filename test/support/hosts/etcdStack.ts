@@ -82,8 +82,15 @@ function run(command: string, args: string[]): Promise<SshResult> {
   });
 }
 
-/** Starts the test bed, places etcd, and creates the stack `stackName` (nothing deployed yet). */
-export async function startEtcdStack(stackName: string, bedOptions: TestBedOptions): Promise<EtcdStack> {
+/**
+ * Starts the test bed, places etcd, and creates the stack `stackName` (nothing deployed yet), running
+ * the program's TypeScript source or, when given, `compiledProgram` (see etcdProgramProject).
+ */
+export async function startEtcdStack(
+  stackName: string,
+  bedOptions: TestBedOptions,
+  compiledProgram?: string,
+): Promise<EtcdStack> {
   const etcd = findEtcd();
   console.log(`etcd under test: ${etcd.version} from ${etcd.origin}`);
   const engine = createEngineEnv(`pk-${stackName}-`);
@@ -104,7 +111,7 @@ export async function startEtcdStack(stackName: string, bedOptions: TestBedOptio
       fs.writeFileSync(`${inputFile}.tmp`, JSON.stringify(input), { mode: 0o600 });
       fs.renameSync(`${inputFile}.tmp`, inputFile);
     };
-    const workDir = etcdProgramProject(path.join(engine.dir, "project"));
+    const workDir = etcdProgramProject(path.join(engine.dir, "project"), compiledProgram);
     const stack = await LocalWorkspace.createStack(
       { stackName, workDir },
       {
