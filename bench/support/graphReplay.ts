@@ -1,7 +1,7 @@
 /**
  * The bench's bare Pulumi program: registers exactly the requests a recorded run of our components made
- * — same types through the same SDK classes (the typed @pulumi/kubernetes, tls, random and command
- * classes, a plain ComponentResource for each component), same names, parents, providers and inputs
+ * — same types through the same SDK classes (the typed @pulumi/kubernetes classes and kubernetes
+ * Provider, tls, random and command classes, a plain ComponentResource for each component), same names, parents, providers and inputs
  * (secret values as `pulumi.secret`), and every recorded dependency as a plain `dependsOn` array. It is
  * the cheapest hand-written program that produces the same graph: no rendering, no validation, no
  * Outputs between resources.
@@ -37,6 +37,40 @@ class PlainProvider extends pulumi.ProviderResource {
   }
 }
 
+/**
+ * Settings the typed kubernetes Provider class sends JSON-encoded (@pulumi/kubernetes provider.js wraps
+ * each in `pulumi.output(…).apply(JSON.stringify)`); the recorded wire form is decoded for it.
+ */
+const KUBERNETES_ENCODED_SETTINGS = new Set([
+  "alwaysRender",
+  "deleteUnreachable",
+  "enableConfigMapMutable",
+  "enablePatchForce",
+  "enableSecretMutable",
+  "enableServerSideApply",
+  "helmReleaseSettings",
+  "kubeClientSettings",
+  "skipUpdateUnreachable",
+  "suppressDeprecationWarnings",
+  "suppressHelmHookWarnings",
+  "upsertExistingObjects",
+]);
+
+/**
+ * A kubernetes provider through the typed class, as a hand-written program declares one (and as our
+ * program and its users do), from its recorded wire-form inputs.
+ */
+class TypedKubernetesProvider extends k8s.Provider {
+  constructor(name: string, recorded: Record<string, unknown>, opts?: pulumi.CustomResourceOptions) {
+    const decode = ([key, value]: [string, unknown]) =>
+      [
+        key,
+        KUBERNETES_ENCODED_SETTINGS.has(key) && typeof value === "string" ? JSON.parse(value) : value,
+      ] as const;
+    super(name, Object.fromEntries(Object.entries(recorded).map(decode)) as k8s.ProviderArgs, opts);
+  }
+}
+
 /** A custom resource registered by type token, its inputs as given (a dynamic resource's carry its provider). */
 class PlainResource extends pulumi.CustomResource {
   constructor(type: string, name: string, args: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
@@ -44,10 +78,20 @@ class PlainResource extends pulumi.CustomResource {
   }
 }
 
-/** The SDK class a custom resource or provider of type `type` is registered with. */
-function classOf(type: string): AnyClass {
+/** How {@link replayGraph} registers kubernetes providers. */
+export type KubernetesProviders = "typed" | "as-recorded";
+
+/**
+ * The SDK class a custom resource or provider of type `type` is registered with. A state's provider
+ * inputs hold what the engine added (its plugin version), which the typed class would not pass on:
+ * replays of a state send them `as-recorded`.
+ */
+function classOf(type: string, kubernetesProviders: KubernetesProviders = "typed"): AnyClass {
   const [pkg, module, kind] = type.split(":");
-  // a provider's recorded inputs are already in the wire form its typed class makes (flags JSON-encoded)
+  if (type === "pulumi:providers:kubernetes" && kubernetesProviders === "typed") {
+    return TypedKubernetesProvider as unknown as AnyClass;
+  }
+  // another package's recorded provider inputs are sent as recorded (the wire form its class would make)
   if (pkg === "pulumi" && module === "providers") return PlainProvider.bind(undefined, kind);
   if (pkg === "pulumi-nodejs") return PlainResource.bind(undefined, type);
   if (pkg === "kubernetes") return kubernetesClass(module, kind) ?? k8s.apiextensions.CustomResource;
@@ -77,7 +121,10 @@ class BareComponent extends pulumi.ComponentResource {
 }
 
 /** Registers the recorded graph again, in the recorded order (parents, providers, dependencies first). */
-export function replayGraph(requests: readonly RecordedRequest[]): void {
+export function replayGraph(
+  requests: readonly RecordedRequest[],
+  kubernetesProviders: KubernetesProviders = "typed",
+): void {
   const byUrn = new Map<string, pulumi.Resource>();
   const resource = (urn: string) => {
     const found = byUrn.get(urn);
@@ -101,7 +148,7 @@ export function replayGraph(requests: readonly RecordedRequest[]): void {
     } else if (!r.custom) {
       created = new BareComponent(r.type, r.name, opts);
     } else {
-      created = new (classOf(r.type))(r.name, withSecrets(r.inputs), opts);
+      created = new (classOf(r.type, kubernetesProviders))(r.name, withSecrets(r.inputs), opts);
     }
     byUrn.set(r.urn, created);
   }

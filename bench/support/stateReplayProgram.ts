@@ -12,5 +12,5 @@ const file = process.env.PK_REPLAY_DEPLOYMENT;
 if (!file)
   throw new Error("PK_REPLAY_DEPLOYMENT: the exported deployment (pulumi stack export --show-secrets)");
 const exported = JSON.parse(fs.readFileSync(file, "utf8")) as ExportedDeployment;
-replayGraph(requestsOfDeployment(exported));
+replayGraph(requestsOfDeployment(exported), "as-recorded");
 module.exports = withSecrets(stackOutputsOfDeployment(exported));
