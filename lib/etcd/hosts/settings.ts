@@ -52,8 +52,8 @@ export interface EtcdSnapshotSource {
    * Also restore members that hold data of another cluster: the cluster is rolled back in place.
    * Each such member checks the snapshot first, then is stopped (killed if still running after 1 s: its
    * data is only a fallback now), its data dir moved aside to `<dataDir>.before-restore-<time>` (kept,
-   * never erased) and restored. Without it, only members
-   * with an empty data dir are restored (after a destroy, move the data dirs aside by hand).
+   * never erased) and restored. Without it, only members with an empty data dir are restored (after a
+   * destroy, move the data dirs aside by hand).
    * A member restored by this very restore (its data carries this restore's cluster token) is left
    * alone, so later `up`s restore nothing again; set `restoreFrom` anew to restore again.
    * @default false
