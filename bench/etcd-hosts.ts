@@ -287,7 +287,10 @@ async function loadTime(modules: readonly string[]): Promise<number> {
 
 async function main(): Promise<void> {
   const compiledDir = fs.mkdtempSync(path.join(os.tmpdir(), "pk-etcd-bench-js-"));
-  const bench = await Bench.start(compiledDir);
+  const bench = await Bench.start(compiledDir).catch((e) => {
+    fs.rmSync(compiledDir, { recursive: true, force: true });
+    throw e;
+  });
   const bringUp = samples();
   const scale = samples();
   const restore = samples();
