@@ -29,6 +29,8 @@ export interface CrdBundle {
   readonly sha256?: string;
   /** Whether a download was served from the cache. */
   readonly fromCache: boolean;
+  /** Whether the parsed YAML came from the cache (these exact bytes were parsed before). */
+  readonly parsedFromCache: boolean;
 }
 
 /** Names of the CRDs in a bundle, sorted. */
@@ -110,23 +112,47 @@ function rebaseConversionUrl(patch: Record<string, unknown>, baseUrl: string): R
   return mergePatch(patch, rebased) as Record<string, unknown>;
 }
 
+/** One YAML file of a bundle, parsed: its path and its non-empty documents. */
+export interface ParsedBundleFile {
+  readonly file: string;
+  readonly docs: Record<string, unknown>[];
+}
+
 /**
- * Parses the CRDs under `<root>/bases/**` and applies the conversion patches under `<root>/patches/`
- * (templates `{{name}}`, `{{namespace}}`, `{{caBundle}}` → webhook Service name, its namespace, and
- * {@link PLACEHOLDERS.caBundle}). Each patch is merged into the CRD its `metadata.name` names.
+ * A bundle's YAML, parsed but not yet checked or patched: what parsing costs (≈ 80 ms for Karmada's
+ * 0.7 MB on a cold process), so it is what the parsed-bundle cache keeps. Files sorted by path.
  */
-export function buildCrdBundle(
-  files: BundleFiles,
+export interface ParsedBundle {
+  /** `<root>/bases/**` */
+  readonly bases: ParsedBundleFile[];
+  /** `<root>/patches/**` */
+  readonly patches: ParsedBundleFile[];
+}
+
+/** Parses the YAML files under `<root>/bases/` and `<root>/patches/`; a syntax error names the file. */
+export function parseCrdBundle(files: BundleFiles, source: string): ParsedBundle {
+  const root = bundleRoot(files, source);
+  const parsedUnder = (dir: string): ParsedBundleFile[] =>
+    [...files.keys()]
+      .filter((path) => path.startsWith(`${root}${dir}/`) && /\.ya?ml$/.test(path))
+      .sort()
+      .map((file) => ({ file, docs: parseYaml(files.get(file)!.toString("utf8"), file, source) }));
+  return { bases: parsedUnder("bases"), patches: parsedUnder("patches") };
+}
+
+/**
+ * Checks the parsed CRDs and applies the conversion patches (templates `{{name}}`, `{{namespace}}`,
+ * `{{caBundle}}` → webhook Service name, its namespace, and {@link PLACEHOLDERS.caBundle}). Each patch is
+ * merged into the CRD its `metadata.name` names.
+ */
+export function assembleCrdBundle(
+  parsed: ParsedBundle,
   source: string,
   webhook: ConversionWebhookTarget,
 ): CrdBundle["crds"] {
-  const root = bundleRoot(files, source);
-  const yamlUnder = (dir: string) =>
-    [...files.keys()].filter((path) => path.startsWith(`${root}${dir}/`) && /\.ya?ml$/.test(path)).sort();
-
   const crds = new Map<string, KubeObject>();
-  for (const file of yamlUnder("bases")) {
-    for (const doc of parseYaml(files.get(file)!.toString("utf8"), file, source)) {
+  for (const { file, docs } of parsed.bases) {
+    for (const doc of docs) {
       const crd = asCrd(doc, file, source);
       if (crds.has(crd.metadata.name)) {
         throw new CrdBundleError(
@@ -145,8 +171,8 @@ export function buildCrdBundle(
   };
   const baseUrl =
     webhook.baseUrl === undefined ? undefined : normalizeWebhookBaseUrl(webhook.baseUrl, "webhook.baseUrl");
-  for (const file of yamlUnder("patches")) {
-    for (const doc of parseYaml(files.get(file)!.toString("utf8"), file, source)) {
+  for (const { file, docs } of parsed.patches) {
+    for (const doc of docs) {
       let patch: Record<string, unknown>;
       try {
         patch = fillTemplate(doc, values, `${file} in ${source}`) as Record<string, unknown>;
@@ -167,3 +193,10 @@ export function buildCrdBundle(
   }
   return [...crds.values()].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
 }
+
+/** {@link parseCrdBundle} then {@link assembleCrdBundle}. */
+export const buildCrdBundle = (
+  files: BundleFiles,
+  source: string,
+  webhook: ConversionWebhookTarget,
+): CrdBundle["crds"] => assembleCrdBundle(parseCrdBundle(files, source), source, webhook);

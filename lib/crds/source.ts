@@ -9,7 +9,8 @@ import { check, show } from "../validation/errors";
  * - `release` — the release's published `crds.tar.gz` (needs internet access);
  * - `url` — the same tarball on a mirror (offline installs);
  * - `path` — a local tarball, or a directory holding `crds/bases` (or `bases` directly).
- * `sha256` (hex), when given, is checked against the downloaded or local tarball.
+ * `sha256` (hex), when given, is checked against the downloaded or local tarball. Downloads (by URL) and
+ * parsed bundles (by content digest) are cached in `${PULUMI_KARMADA_CACHE:-~/.cache/pulumi-karmada}/crds`.
  */
 export type CrdSource =
   | {

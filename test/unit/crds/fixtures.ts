@@ -1,4 +1,5 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, Server } from "node:http";
 import { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -9,6 +10,10 @@ import { create } from "tar";
 export const FIXTURE_CRDS = join(__dirname, "../../fixtures/crds");
 
 const created: string[] = [];
+
+/** Hex sha256 of a file's bytes, as a tarball's checksum is given. */
+export const fileSha256 = (file: string): string =>
+  createHash("sha256").update(readFileSync(file)).digest("hex");
 
 /** A fresh temporary directory, removed by {@link removeTempDirs}. */
 export function tempDir(prefix = "crds-test-"): string {

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +14,7 @@ import { findPlaceholders, PLACEHOLDERS } from "../../../lib/manifests/placehold
 import {
   bundleDir,
   extractedFixture,
+  fileSha256,
   FIXTURE_CRDS,
   removeTempDirs,
   serve,
@@ -25,12 +25,20 @@ import {
 
 const release = findRelease("v1.18.2");
 const webhook = { namespace: "karmada-host" };
-const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 const widgets = (bundle: CrdBundle) =>
   bundle.crds.find((c) => c.metadata.name === "widgets.example.io") as any;
 const fixtureYaml = (file: string) => readFileSync(`${FIXTURE_CRDS}/${file}`, "utf8");
 
-afterAll(removeTempDirs);
+// Parses are cached under the default cache directory: this file's go to a directory of its own.
+const savedCache = process.env.PULUMI_KARMADA_CACHE;
+beforeAll(() => {
+  process.env.PULUMI_KARMADA_CACHE = tempDir("crds-cache-");
+});
+afterAll(() => {
+  if (savedCache === undefined) delete process.env.PULUMI_KARMADA_CACHE;
+  else process.env.PULUMI_KARMADA_CACHE = savedCache;
+  removeTempDirs();
+});
 
 describe("loadCrdBundle from a path", () => {
   it("reads a tarball: every CRD, sorted, with the conversion patch filled in", async () => {
@@ -38,7 +46,7 @@ describe("loadCrdBundle from a path", () => {
     const bundle = await loadCrdBundle({ kind: "path", path: file }, release, { webhook });
     expect(crdNames(bundle)).toEqual(["gadgets.example.io", "gizmos.example.io", "widgets.example.io"]);
     expect(bundle.crds.map((c) => c.metadata.name)).toEqual(crdNames(bundle));
-    expect(bundle).toMatchObject({ source: file, sha256: sha256(file), fromCache: false });
+    expect(bundle).toMatchObject({ source: file, sha256: fileSha256(file), fromCache: false });
     expect(widgets(bundle).spec.conversion).toEqual({
       strategy: "Webhook",
       webhook: {
@@ -81,12 +89,12 @@ describe("loadCrdBundle from a path", () => {
   it("checks a given sha256 against a local tarball", async () => {
     const file = await tarball(FIXTURE_CRDS);
     await expect(
-      loadCrdBundle({ kind: "path", path: file, sha256: sha256(file) }, release, { webhook }),
+      loadCrdBundle({ kind: "path", path: file, sha256: fileSha256(file) }, release, { webhook }),
     ).resolves.toBeDefined();
     const wrong = "0".repeat(64);
     await expect(
       loadCrdBundle({ kind: "path", path: file, sha256: wrong }, release, { webhook }),
-    ).rejects.toThrow(`sha256 mismatch for ${file}: expected ${wrong}, got ${sha256(file)}`);
+    ).rejects.toThrow(`sha256 mismatch for ${file}: expected ${wrong}, got ${fileSha256(file)}`);
   });
 
   it("fails clearly on a missing path, a tarball without bases, and a non-tarball", async () => {
@@ -166,7 +174,7 @@ describe("loadCrdBundle from a URL (loopback server)", () => {
     const cacheDir = tempDir();
     const source = { kind: "url", url: server.url("/latest") } as const;
     const first = await loadCrdBundle(source, release, { cacheDir, webhook });
-    expect(first).toMatchObject({ source: source.url, sha256: sha256(file), fromCache: false });
+    expect(first).toMatchObject({ source: source.url, sha256: fileSha256(file), fromCache: false });
     expect(crdNames(first)).toEqual(["gadgets.example.io", "gizmos.example.io", "widgets.example.io"]);
     const hits = server.hits.get("/crds.tar.gz");
     const second = await loadCrdBundle(source, release, { cacheDir, webhook });
@@ -182,9 +190,9 @@ describe("loadCrdBundle from a URL (loopback server)", () => {
     const wrong = "f".repeat(64);
     await expect(
       loadCrdBundle({ kind: "url", url, sha256: wrong }, release, { cacheDir, webhook }),
-    ).rejects.toThrow(`sha256 mismatch for ${url}: expected ${wrong}, got ${sha256(file)}`);
+    ).rejects.toThrow(`sha256 mismatch for ${url}: expected ${wrong}, got ${fileSha256(file)}`);
     await expect(
-      loadCrdBundle({ kind: "url", url, sha256: sha256(file) }, release, { cacheDir, webhook }),
+      loadCrdBundle({ kind: "url", url, sha256: fileSha256(file) }, release, { cacheDir, webhook }),
     ).resolves.toMatchObject({
       fromCache: false,
     });
@@ -195,7 +203,7 @@ describe("loadCrdBundle from a URL (loopback server)", () => {
     const url = server.url("/crds.tar.gz");
     await loadCrdBundle({ kind: "url", url }, release, { cacheDir, webhook });
     writeFileSync(cachePath(cacheDir, url), "corrupt");
-    const healed = await loadCrdBundle({ kind: "url", url, sha256: sha256(file) }, release, {
+    const healed = await loadCrdBundle({ kind: "url", url, sha256: fileSha256(file) }, release, {
       cacheDir,
       webhook,
     });
