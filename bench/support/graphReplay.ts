@@ -1,10 +1,10 @@
 /**
  * The bench's bare Pulumi program: registers exactly the requests a recorded run of our components made
  * — same types through the same SDK classes (the typed @pulumi/kubernetes classes and kubernetes
- * Provider, tls, random and command classes, a plain ComponentResource for each component), same names, parents, providers and inputs
- * (secret values as `pulumi.secret`), and every recorded dependency as a plain `dependsOn` array. It is
- * the cheapest hand-written program that produces the same graph: no rendering, no validation, no
- * Outputs between resources.
+ * Provider, tls, random and command classes, a plain ComponentResource for each component), same names,
+ * parents, providers and inputs (secret values as `pulumi.secret`), and every recorded dependency as a
+ * plain `dependsOn` array. It is the cheapest hand-written program that produces the same graph: no
+ * rendering, no validation, no Outputs between resources.
  */
 import * as command from "@pulumi/command";
 import * as k8s from "@pulumi/kubernetes";
