@@ -10,6 +10,7 @@ import * as path from "path";
 import { stopPullAgent } from "../../../scripts/sandbox/agent";
 import {
   Bed,
+  EstateLayout,
   HostAddress,
   readLayout,
   replaceControlPlaneHost,
@@ -17,6 +18,7 @@ import {
   stopBed,
 } from "../../../scripts/sandbox/bed";
 import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../../../scripts/sandbox/stack";
+import { portOpen } from "../hosts/testbed";
 import { reportedVersion, requireBinary } from "../kube/binaries";
 import { TierNeeds } from "./tier";
 
@@ -53,8 +55,32 @@ export interface LocalEstate {
   stop(): Promise<void>;
 }
 
+/** karmada-apiserver's port on the VIP (scripts/sandbox/bed.ts). */
+const VIP_API_PORT = 5443;
+
+/**
+ * The endpoints of `layout` — each host's sshd, the VIP's karmada-apiserver port — that already accept
+ * connections: another estate on the same loopback addresses (an `npm start` estate, a suite or bench
+ * still running) would fight this one's sshd and VIP.
+ */
+export async function takenEstateEndpoints(layout: EstateLayout): Promise<string[]> {
+  const endpoints: [string, number][] = [
+    ...[...layout.etcdHosts, ...layout.controlPlaneHosts].map((h): [string, number] => [h.address, h.port]),
+    [layout.vip, VIP_API_PORT],
+  ];
+  const open = await Promise.all(endpoints.map(([address, port]) => portOpen(address, port)));
+  return endpoints.filter((_, i) => open[i]).map(([address, port]) => `${address}:${port}`);
+}
+
 /** Starts the bed of the local estate in a new temporary directory. */
 export async function startLocalEstate(prefix = "pk-local-"): Promise<LocalEstate> {
+  const taken = await takenEstateEndpoints(readLayout());
+  if (taken.length) {
+    throw new Error(
+      `the local estate's addresses are in use (${taken.join(", ")}): another estate runs there — ` +
+        "an `npm start` estate stops with `npm run stop`",
+    );
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   let bed: Bed | undefined;
   const stop = async () => {
