@@ -46,37 +46,41 @@ function loadProviderModule(text: string): pulumi.dynamic.ResourceProvider {
 }
 
 describe("codeFingerprint", () => {
+  test("is computed synchronously, so a miss starts the serializer at registration as the SDK does", () => {
+    expect(codeFingerprint(codeTree(".ts"))).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   test("changes with any source file's bytes, a new source file or the tsconfig of sources", async () => {
     const code = codeTree(".ts");
-    const before = await codeFingerprint(code);
-    expect(await codeFingerprint(code)).toBe(before);
+    const before = codeFingerprint(code);
+    expect(codeFingerprint(code)).toBe(before);
     writeFileSync(join(code.root, "components/sub/b.ts"), "export const b = 3;\n");
-    const edited = await codeFingerprint(code);
+    const edited = codeFingerprint(code);
     expect(edited).not.toBe(before);
     writeFileSync(join(code.root, "lib/c.ts"), "");
-    const added = await codeFingerprint(code);
+    const added = codeFingerprint(code);
     expect(added).not.toBe(edited);
     writeFileSync(join(code.root, "tsconfig.json"), '{"compilerOptions":{"target":"ES2020"}}\n');
-    expect(await codeFingerprint(code)).not.toBe(added);
+    expect(codeFingerprint(code)).not.toBe(added);
   });
 
   test("ignores declarations, other kinds of file and, for compiled code, the tsconfig", async () => {
     const code = codeTree(".js");
-    const before = await codeFingerprint(code);
+    const before = codeFingerprint(code);
     writeFileSync(join(code.root, "lib/types.d.ts"), "export type T = number;\n");
     writeFileSync(join(code.root, "lib/notes.md"), "other notes\n");
     writeFileSync(join(code.root, "lib/x.ts"), "export const x = 1;\n");
     writeFileSync(join(code.root, "tsconfig.json"), "{}\n");
-    expect(await codeFingerprint(code)).toBe(before);
+    expect(codeFingerprint(code)).toBe(before);
     writeFileSync(join(code.root, "lib/a.js"), "exports.a = 2;\n");
-    expect(await codeFingerprint(code)).not.toBe(before);
+    expect(codeFingerprint(code)).not.toBe(before);
   });
 
   test("the same files at another root give another key (the serializer's text depends on the location)", async () => {
     const one = codeTree(".ts");
     const other = codeTree(".ts");
-    const fingerprint = await codeFingerprint(one);
-    expect(await codeFingerprint(other)).toBe(fingerprint);
+    const fingerprint = codeFingerprint(one);
+    expect(codeFingerprint(other)).toBe(fingerprint);
     expect(providerCacheKey(other, fingerprint)).not.toBe(providerCacheKey(one, fingerprint));
   });
 });
@@ -113,7 +117,7 @@ describe("serializeProvider", () => {
     const code = codeTree(".ts");
     const cacheDir = tempDir("provider-cache-");
     const { text } = await serializeProvider(provider, code, cacheDir);
-    const key = providerCacheKey(code, await codeFingerprint(code));
+    const key = providerCacheKey(code, codeFingerprint(code));
     const entry = providerCachePath(cacheDir, key);
     const good = readFileSync(entry, "utf8");
     writeFileSync(entry, spoil(key));
