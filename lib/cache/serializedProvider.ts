@@ -9,7 +9,7 @@
  * the library — not only to the functions the closure holds — makes a new entry; nothing is guessed.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { version as pulumiSdkVersion } from "@pulumi/pulumi/package.json";
@@ -44,30 +44,21 @@ const CODE_DIRS = ["lib", "components"] as const;
  * `components/` — path and bytes, in path order — and, for TypeScript sources, the root's tsconfig.json
  * (its target decides the JavaScript the functions are serialized as).
  */
-export function codeFingerprint(code: ProviderCode): string {
+export async function codeFingerprint(code: ProviderCode): Promise<string> {
   const files: string[] = [];
   for (const dir of CODE_DIRS) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(join(code.root, dir), { recursive: true, encoding: "utf8" });
-    } catch {
-      // a root without this directory: nothing of it to hash
-    }
+    const names = await readdir(join(code.root, dir), { recursive: true }).catch(() => [] as string[]);
     for (const name of names) {
       if (name.endsWith(code.extension) && !name.endsWith(".d.ts")) files.push(join(dir, name));
     }
   }
   if (code.extension === ".ts") files.push("tsconfig.json");
+  files.sort();
+  const contents = await Promise.all(
+    files.map((file) => readFile(join(code.root, file)).catch(() => Buffer.alloc(0))),
+  );
   const hash = createHash("sha256");
-  for (const file of files.sort()) {
-    let data: Buffer;
-    try {
-      data = readFileSync(join(code.root, file));
-    } catch {
-      data = Buffer.alloc(0);
-    }
-    hash.update(`${file}\0${data.length}\0`).update(data);
-  }
+  files.forEach((file, i) => hash.update(`${file}\0${contents[i].length}\0`).update(contents[i]));
   return hash.digest("hex");
 }
 
@@ -85,11 +76,11 @@ interface CachedProvider {
   readonly text: string;
 }
 
-function readCachedProvider(cacheDir: string, key: string): string | undefined {
+async function readCachedProvider(cacheDir: string, key: string): Promise<string | undefined> {
+  const content = await readFile(providerCachePath(cacheDir, key), "utf8").catch(() => undefined);
+  if (content === undefined) return undefined;
   try {
-    const cached = JSON.parse(
-      readFileSync(providerCachePath(cacheDir, key), "utf8"),
-    ) as Partial<CachedProvider>;
+    const cached = JSON.parse(content) as Partial<CachedProvider>;
     const valid =
       cached?.key === key && typeof cached.text === "string" && cached.text.includes("exports.handler");
     return valid ? cached.text : undefined;
@@ -102,26 +93,19 @@ function readCachedProvider(cacheDir: string, key: string): string | undefined {
  * `provider` serialized as the SDK's `dynamic.Resource` would (`() => provider`, exported as `handler`),
  * read from `cacheDir` when this code was serialized before. An unreadable, truncated or foreign entry is
  * serialized again and rewritten; a cache that cannot be written only costs the serialization.
- *
- * The lookup is synchronous (≈ 1 MB of sources hashed once per process), so on a miss the serializer
- * starts at registration, as the SDK's own does: the serializer loads modules lazily, which must not
- * happen later than the program (or a test) that registered the resource.
  */
-export function serializeProvider(
+export async function serializeProvider(
   provider: pulumi.dynamic.ResourceProvider,
   code: ProviderCode,
   cacheDir: string,
 ): Promise<SerializedProvider> {
-  const key = providerCacheKey(code, codeFingerprint(code));
-  const cached = readCachedProvider(cacheDir, key);
-  if (cached !== undefined) return Promise.resolve({ text: cached, containsSecrets: false, fromCache: true });
-  return pulumi.runtime
-    .serializeFunction(() => provider, { allowSecrets: true })
-    .then(async (serialized) => {
-      if (!serialized.containsSecrets) {
-        const entry: CachedProvider = { key, text: serialized.text };
-        await writeCacheEntry(cacheDir, `${key}.json`, JSON.stringify(entry), PROVIDER_CACHE_ENTRIES);
-      }
-      return { text: serialized.text, containsSecrets: serialized.containsSecrets, fromCache: false };
-    });
+  const key = providerCacheKey(code, await codeFingerprint(code));
+  const cached = await readCachedProvider(cacheDir, key);
+  if (cached !== undefined) return { text: cached, containsSecrets: false, fromCache: true };
+  const serialized = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
+  if (!serialized.containsSecrets) {
+    const entry: CachedProvider = { key, text: serialized.text };
+    await writeCacheEntry(cacheDir, `${key}.json`, JSON.stringify(entry), PROVIDER_CACHE_ENTRIES);
+  }
+  return { text: serialized.text, containsSecrets: serialized.containsSecrets, fromCache: false };
 }
