@@ -7,10 +7,7 @@
  * component and host) and the next `pulumi up` restarts it as planned and waits until it is healthy.
  * Repairs of one component roll host by host, like its service commands.
  */
-import { extname, join, resolve } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { cacheRoot } from "../../lib/cache/entries";
-import { serializeProvider } from "../../lib/cache/serializedProvider";
 import { describeService, parseProbeOutput } from "../../lib/hosts/drift";
 import { SshTarget, runScriptOverSsh } from "../../lib/hosts/sshRun";
 
@@ -40,10 +37,6 @@ interface DriftState {
   readonly repairTimeoutSeconds: number;
   readonly observed: string;
 }
-
-/** The type `pulumi.dynamic.Resource` registers (no module, type `Resource`) and its provider's input. */
-const DYNAMIC_RESOURCE_TYPE = "pulumi-nodejs:dynamic:Resource";
-const PROVIDER_INPUT = "__provider";
 
 /** Seconds one probe may take (connect, read two files). */
 const PROBE_TIMEOUT_MS = 60_000;
@@ -111,35 +104,15 @@ export class DriftCheckProvider extends pulumi.ProviderResource {
   }
 }
 
-/**
- * The drift checks' provider as the module text a dynamic resource carries, serialized once per library
- * build and cached on disk (lib/cache/serializedProvider.ts) instead of once per process by the SDK.
- */
-let driftProviderText: pulumi.Output<string> | undefined;
-
-function serializedDriftProvider(): pulumi.Output<string> {
-  driftProviderText ??= pulumi
-    .output(
-      serializeProvider(
-        provider,
-        { root: resolve(__dirname, "..", ".."), extension: extname(__filename) },
-        join(cacheRoot(), "providers"),
-      ),
-    )
-    .apply(({ text, containsSecrets }) => (containsSecrets ? pulumi.secret(text) : pulumi.output(text)));
-  return driftProviderText;
-}
-
-/**
- * One component's drift check on one host: a dynamic resource (the type and inputs
- * `pulumi.dynamic.Resource` registers), its provider's text from {@link serializedDriftProvider}.
- */
-export class ServiceDrift extends pulumi.CustomResource {
+/** One component's drift check on one host. */
+export class ServiceDrift extends pulumi.dynamic.Resource {
   /** What the probe found at the last create, update or refresh. */
   public readonly observed!: pulumi.Output<string>;
 
   constructor(name: string, args: ServiceDriftArgs, opts?: pulumi.CustomResourceOptions) {
-    const props: pulumi.Inputs = { ...args, [PROVIDER_INPUT]: serializedDriftProvider() };
-    super(DYNAMIC_RESOURCE_TYPE, name, props, { ...opts, additionalSecretOutputs: ["connection"] });
+    super(provider, name, args, {
+      ...opts,
+      additionalSecretOutputs: ["connection"],
+    });
   }
 }
