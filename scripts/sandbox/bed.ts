@@ -244,6 +244,9 @@ const mirrorCacheDir = () =>
     "sandbox-mirror",
   );
 
+/** karmada-apiserver's port on the VIP. */
+export const VIP_API_PORT = 5443;
+
 /** The mirror listens one address above the VIP. */
 const mirrorAddress = (layout: EstateLayout) =>
   layout.vip.replace(/\.\d+$/, (last) => `.${Number(last.slice(1)) + 1}`);
@@ -255,7 +258,7 @@ function networkSettings(layout: EstateLayout, mirrorDir: string): NetworkSettin
       address: layout.vip,
       backends: layout.controlPlaneHosts.map((h) => h.address),
       ports: [
-        { listenPort: 5443, targetPort: 5443 }, // karmada-apiserver
+        { listenPort: VIP_API_PORT, targetPort: 5443 }, // karmada-apiserver
         { listenPort: 443, targetPort: 7443 }, // karmada-aggregated-apiserver (the Cluster API)
         { listenPort: 8443, targetPort: 8443 }, // karmada-webhook
       ],

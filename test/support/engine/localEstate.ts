@@ -16,6 +16,7 @@ import {
   replaceControlPlaneHost,
   startBed,
   stopBed,
+  VIP_API_PORT,
 } from "../../../scripts/sandbox/bed";
 import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../../../scripts/sandbox/stack";
 import { portOpen } from "../hosts/testbed";
@@ -54,9 +55,6 @@ export interface LocalEstate {
   /** Stops every process of the estate and removes its directory (no `destroy`: call that first). */
   stop(): Promise<void>;
 }
-
-/** karmada-apiserver's port on the VIP (scripts/sandbox/bed.ts). */
-const VIP_API_PORT = 5443;
 
 /**
  * The endpoints of `layout` — each host's sshd, the VIP's karmada-apiserver port — that already accept
