@@ -1,12 +1,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { applyObjects } from "../../lib/kube/apply";
 import { createSecret } from "../../lib/kube/secrets";
-import { AGENT_OBJECTS, KARMADA_SYSTEM_LABEL } from "../../lib/members/names";
+import { apiAccessFromKubeconfig } from "../../lib/kubeconfig/access";
+import { AGENT_OBJECTS, KARMADA_SYSTEM_LABEL, memberObjectNames } from "../../lib/members/names";
 import { agentMemberObjects } from "../../lib/members/pull";
 import { agentKarmadaObjects } from "../../lib/members/rbac";
 import { adoptingKarmadaProvider, createClusterObject } from "./cluster";
 import { MemberContext, karmadaOptions, memberOptions } from "./context";
 import { createMemberCredentials } from "./credentials";
+import { ExecutionSpaceDrain, ExecutionSpaceDrainProvider } from "./drain";
 import { AgentIdentity, bootstrapTokenIdentity, directIdentity } from "./identity";
 
 /** What a pull registration created. */
@@ -14,6 +16,8 @@ export interface PullResources {
   readonly memberSide: pulumi.Resource[];
   readonly karmadaSide: pulumi.Resource[];
   readonly cluster: pulumi.CustomResource;
+  /** Deletes the member's Works, and waits for the agent to finalize them, before the Cluster goes. */
+  readonly drain: pulumi.CustomResource;
 }
 
 /**
@@ -25,7 +29,9 @@ export interface PullResources {
  * by the Cluster, which the garbage collector then removes them with. The Cluster object is declared
  * too, with every field the agent writes (lib/members/cluster.ts: the agent cannot update it), after
  * the agent (which may have registered it already: the adopting provider takes it over), so that
- * Pulumi deletes it first, while the agent still cleans up its Works.
+ * Pulumi deletes it before the agent. Before it goes, the drain (components/members/drain.ts) deletes
+ * the Works and waits for the agent to finalize them, as `karmadactl unregister` does: once the Cluster
+ * is deleting, Karmada removes the execution namespace and with it the agent's work Role.
  */
 export function registerPullMember(ctx: MemberContext): PullResources {
   const pull = ctx.settings.pull!;
@@ -74,5 +80,24 @@ export function registerPullMember(ctx: MemberContext): PullResources {
     dependsOn: [...memberSide, ...rbac, ...executionNamespace],
     forceFields: true,
   });
-  return { memberSide, karmadaSide: [...executionNamespace, ...rbac, ...identity.resources], cluster };
+  const drain = new ExecutionSpaceDrain(
+    `${ctx.name}-karmada-drain`,
+    {
+      clusterName: ctx.settings.clusterName,
+      namespace: memberObjectNames(ctx.settings.clusterName).executionNamespace,
+      api: ctx.controlPlane.providerKubeconfig.apply(apiAccessFromKubeconfig),
+      releaseAtOnce: ctx.settings.forceRemove,
+    },
+    {
+      parent: ctx.parent,
+      provider: new ExecutionSpaceDrainProvider(`${ctx.name}-karmada-drain`, { parent: ctx.parent }),
+      dependsOn: [cluster],
+    },
+  );
+  return {
+    memberSide,
+    karmadaSide: [...executionNamespace, ...rbac, ...identity.resources],
+    cluster,
+    drain,
+  };
 }

@@ -1,2 +1,3 @@
 export * from "./render";
 export * from "./output";
+export * from "./access";

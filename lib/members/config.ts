@@ -136,7 +136,8 @@ export interface MemberRegistrationConfig {
   readonly credentialGeneration?: number;
   /**
    * Unreachable member: keep the member-side objects out of the deletion (`retainOnDelete`), so that a
-   * destroy only removes the Karmada side. Set it, `pulumi up`, then destroy. @default false
+   * destroy only removes the Karmada side (pull: the Works' finalizers are removed without waiting for
+   * the agent). Set it, `pulumi up`, then destroy. @default false
    */
   readonly forceRemove?: boolean;
 }

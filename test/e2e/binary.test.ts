@@ -1065,6 +1065,11 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
 
   test("destroy (after the sample leaves Karmada) unjoins every member and leaves the hosts clean", async () => {
     await timed("remove the sample", () => removeSample(adminKubeconfigFile));
+    const impersonator = "/apis/rbac.authorization.k8s.io/v1/clusterroles/karmada-impersonator";
+    for (const member of estate.bed.members.filter((m) => m.mode === "Pull")) {
+      const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
+      expect((await apiRequest(creds, "GET", impersonator)).status).toBe(200);
+    }
     await timed("destroy", () => stack.destroy({ ...LOCAL_RUN_OPTIONS, color: "never" }));
     for (const member of estate.bed.members) {
       const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
@@ -1078,6 +1083,10 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       } else {
         await gone("/apis/apps/v1/namespaces/karmada-system/deployments/karmada-agent");
         await gone("/api/v1/namespaces/karmada-system/secrets/karmada-kubeconfig");
+        // what Karmada's impersonation Works put on the member: removed by the agent, which finalized
+        // those Works when the drain deleted them (before the Cluster went, taking the agent's Role)
+        await gone(impersonator);
+        await gone("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/karmada-impersonator");
       }
     }
     for (const host of [...estate.bed.controlPlaneHosts, ...estate.bed.etcdHosts]) {

@@ -1,63 +1,24 @@
 /**
- * A minimal HTTPS client for a loopback cluster's API server, authenticated with the admin client
- * certificate: enough to check what the real API server accepted, without kubectl.
+ * Test helpers over lib/kube/rest.ts's HTTPS client, for a loopback cluster's API server authenticated
+ * with the admin client certificate: enough to check what the real API server accepted, without kubectl.
  */
-import * as https from "https";
-import { parse as parseYaml } from "yaml";
+import { apiAccessFromKubeconfig } from "../../../lib/kubeconfig/access";
+import { ApiAccess, ApiAnswer, callApi, readAnswer } from "../../../lib/kube/rest";
 
-/** How to reach and authenticate to an API server. */
-export interface ApiCredentials {
-  /** `https://host:port` */
-  readonly server: string;
-  readonly caPem: string;
+/** How to reach and authenticate to an API server (the admin client certificate). */
+export interface ApiCredentials extends ApiAccess {
   readonly certPem: string;
   readonly keyPem: string;
 }
 
 /** An API response: status code and the body (parsed JSON when it is JSON, else the raw text). */
-export interface ApiResponse {
-  readonly status: number;
-  readonly body: any;
-}
+export type ApiResponse = ApiAnswer;
 
 /** Sends one request; resolves with any HTTP status (only connection errors reject). */
-export function apiRequest(
-  creds: ApiCredentials,
-  method: string,
-  apiPath: string,
-  body?: unknown,
-  timeoutMs = 10_000,
-): Promise<ApiResponse> {
-  const url = new URL(apiPath, creds.server);
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      url,
-      {
-        method,
-        // a fresh connection per request: a pooled keep-alive socket the server has since closed
-        // fails with "socket hang up" (requests here are few, and minutes apart)
-        agent: false,
-        ca: creds.caPem,
-        cert: creds.certPem,
-        key: creds.keyPem,
-        timeout: timeoutMs,
-        headers: payload
-          ? {
-              // PATCH bodies are JSON merge patches
-              "content-type": method === "PATCH" ? "application/merge-patch+json" : "application/json",
-              "content-length": Buffer.byteLength(payload),
-            }
-          : {},
-      },
-      (res) => readResponse(res).then(resolve, reject),
-    );
-    req.on("timeout", () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs} ms`)));
-    req.on("error", reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
-}
+export const apiRequest = callApi;
+
+/** Status and body of a response (lib/kube/rest.ts's). */
+export const readResponse = readAnswer;
 
 /** GET returning the parsed body; throws on any status but 200, naming the path and the status. */
 export async function apiGet(creds: ApiCredentials, apiPath: string): Promise<any> {
@@ -108,35 +69,9 @@ export async function waitFor(
   }
 }
 
-/** Credentials of the first cluster and user of a kubeconfig with embedded certificate data. */
+/** Credentials of a kubeconfig with an embedded client certificate (its current context's). */
 export function credentialsFromKubeconfig(kubeconfigText: string): ApiCredentials {
-  const kubeconfig = parseYaml(kubeconfigText);
-  const decode = (b64: string) => Buffer.from(b64, "base64").toString();
-  return {
-    server: kubeconfig.clusters[0].cluster.server,
-    caPem: decode(kubeconfig.clusters[0].cluster["certificate-authority-data"]),
-    certPem: decode(kubeconfig.users[0].user["client-certificate-data"]),
-    keyPem: decode(kubeconfig.users[0].user["client-key-data"]),
-  };
-}
-
-/** Status and body of a response: the body parsed as JSON when it is JSON (e.g. not /readyz's text). */
-export function readResponse(
-  res: import("http").IncomingMessage,
-): Promise<{ status: number; body: unknown }> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    res.setEncoding("utf8");
-    res.on("data", (chunk) => (text += chunk));
-    res.on("error", reject);
-    res.on("end", () => {
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // not JSON
-      }
-      resolve({ status: res.statusCode ?? 0, body: parsed });
-    });
-  });
+  const access = apiAccessFromKubeconfig(kubeconfigText);
+  if (!access.certPem || !access.keyPem) throw new Error("test kubeconfigs carry a client certificate");
+  return { ...access, certPem: access.certPem, keyPem: access.keyPem };
 }

@@ -194,6 +194,33 @@ describe("MemberRegistration, pull mode (karmadactl register)", () => {
     }
   });
 
+  it("drains the Works before the Cluster goes: a drain depending on the Cluster, its Karmada access a secret", () => {
+    for (const cluster of ["direct", "token"]) {
+      const { mine, objects } = parts(cluster);
+      const drain = mine.find(
+        (r) =>
+          r.name === `${cluster}-karmada-drain` && r.custom && r.type !== "pulumi:providers:pulumi-nodejs",
+      )!;
+      expect(drain.type).toBe("pulumi-nodejs:dynamic:Resource");
+      // deleted before the Cluster (and so before the agent, its RBAC and the execution namespace)
+      expect(drain.dependencies).toContain(objects.get(`Cluster//${cluster}`)!.urn);
+      expect(drain.inputs).toMatchObject({
+        clusterName: cluster,
+        namespace: `karmada-es-${cluster}`,
+        releaseAtOnce: false,
+      });
+      // the control plane's provider identity, the same the Karmada provider uses; kept secret
+      expect(drain.inputs.api.server).toMatch(/^https:\/\//);
+      expect(drain.inputs.api.keyPem).toMatch(/PRIVATE KEY/);
+      expect(drain.secretPaths).toContain("api");
+      expect(drain.additionalSecretOutputs).toContain("api");
+      // its own provider, given no configuration (the default one would get the stack's)
+      const provider = mine.find((r) => r.type === "pulumi:providers:pulumi-nodejs")!;
+      expect(drain.provider.startsWith(`${provider.urn}::`)).toBe(true);
+      expect(provider.inputs).toEqual({});
+    }
+  });
+
   it("declares every field karmada-agent writes into the Cluster, so a real agent starts against it", () => {
     // cmd/agent/app generateClusterInControllerPlane; the agent may create a Cluster but not update it
     expect(parts("direct").objects.get("Cluster//direct")!.inputs.spec).toEqual({

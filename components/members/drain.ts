@@ -1,0 +1,77 @@
+/**
+ * A pull member's execution-space drain (`<registration>-karmada-drain`): a resource that does nothing
+ * on `up` and, when the member is removed, deletes its Works and waits for karmada-agent to finalize them
+ * (lib/members/drain.ts) — before the Cluster, because it depends on the Cluster, which depends on the
+ * agent, its RBAC and the execution namespace. It keeps the Karmada API access (a secret) in its state:
+ * a delete only sees what the state holds.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { ApiAccess, callApi } from "../../lib/kube/rest";
+import { drainExecutionSpace } from "../../lib/members/drain";
+
+/** Inputs of a drain. */
+export interface ExecutionSpaceDrainArgs {
+  readonly clusterName: pulumi.Input<string>;
+  /** `karmada-es-<cluster>`. */
+  readonly namespace: pulumi.Input<string>;
+  /** karmada-apiserver and the credentials to delete and finalize Works (a secret). */
+  readonly api: pulumi.Input<ApiAccess>;
+  /** Remove the Works' finalizers without waiting for the agent (the registration's `forceRemove`). */
+  readonly releaseAtOnce: pulumi.Input<boolean>;
+}
+
+/** A drain's state: its inputs, resolved. */
+type DrainState = pulumi.Unwrap<ExecutionSpaceDrainArgs>;
+
+/** Seconds karmada-agent gets to finalize the Works (`karmadactl unregister --wait` defaults to 60). */
+export const DRAIN_TIMEOUT_SECONDS = 300;
+/** Seconds between checks. */
+const DRAIN_POLL_SECONDS = 1;
+/** Seconds one API request may take. */
+const REQUEST_TIMEOUT_SECONDS = 15;
+
+const STATE_KEYS: readonly (keyof DrainState)[] = ["clusterName", "namespace", "api", "releaseAtOnce"];
+
+const provider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs: DrainState) {
+    return { id: `${inputs.namespace}`, outs: inputs };
+  },
+  async diff(_id: string, olds: DrainState, news: DrainState) {
+    // new credentials (a rotation) are an update, so that a later delete uses valid ones
+    const changed = STATE_KEYS.some((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]));
+    return { changes: changed, replaces: [], deleteBeforeReplace: false };
+  },
+  async update(_id: string, _olds: DrainState, news: DrainState) {
+    return { outs: news };
+  },
+  async delete(_id: string, state: DrainState) {
+    await drainExecutionSpace(
+      (method, apiPath, body) => callApi(state.api, method, apiPath, body, REQUEST_TIMEOUT_SECONDS * 1000),
+      {
+        clusterName: state.clusterName,
+        namespace: state.namespace,
+        releaseAtOnce: state.releaseAtOnce,
+        timeoutMs: DRAIN_TIMEOUT_SECONDS * 1000,
+        pollMs: DRAIN_POLL_SECONDS * 1000,
+      },
+    );
+  },
+};
+
+/**
+ * The provider of a registration's drain: the engine's Node.js dynamic-provider host, given nothing
+ * (the default one would receive the whole stack configuration and show every change of it as an
+ * update).
+ */
+export class ExecutionSpaceDrainProvider extends pulumi.ProviderResource {
+  constructor(name: string, opts?: pulumi.ResourceOptions) {
+    super("pulumi-nodejs", name, {}, opts);
+  }
+}
+
+/** Deletes a pull member's Works, and waits for their finalization, when it is deleted itself. */
+export class ExecutionSpaceDrain extends pulumi.dynamic.Resource {
+  constructor(name: string, args: ExecutionSpaceDrainArgs, opts?: pulumi.CustomResourceOptions) {
+    super(provider, name, args, { ...opts, additionalSecretOutputs: ["api"] });
+  }
+}

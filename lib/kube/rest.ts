@@ -1,0 +1,90 @@
+/**
+ * A minimal HTTPS client for a Kubernetes API server: one JSON request, any status returned. It runs
+ * where @pulumi/kubernetes cannot be called — inside the engine's Node.js dynamic-provider host (the
+ * pull member's execution-space drain, components/members/drain.ts) — and under the tests. Self-contained
+ * on purpose (named imports of Node built-ins only): the engine serializes these functions into the
+ * provider.
+ */
+import type { IncomingMessage } from "http";
+import { request } from "https";
+
+/** How to reach and authenticate to an API server: a client certificate or a bearer token. */
+export interface ApiAccess {
+  /** `https://host[:port]` */
+  readonly server: string;
+  /** PEM of the CA that signed the server's certificate. */
+  readonly caPem: string;
+  /** PEM of the client certificate (with `keyPem`). */
+  readonly certPem?: string;
+  /** PEM of the client's private key. */
+  readonly keyPem?: string;
+  /** Bearer token, instead of a client certificate. */
+  readonly token?: string;
+}
+
+/** An API answer: its status code and body (parsed JSON when it is JSON, else the raw text). */
+export interface ApiAnswer {
+  readonly status: number;
+  readonly body: any;
+}
+
+/** Status and body of a response; the body parsed as JSON when it is JSON (e.g. not /readyz's text). */
+export function readAnswer(res: IncomingMessage): Promise<ApiAnswer> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    res.setEncoding("utf8");
+    res.on("data", (chunk) => (text += chunk));
+    res.on("error", reject);
+    res.on("end", () => {
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      resolve({ status: res.statusCode ?? 0, body: parsed });
+    });
+  });
+}
+
+/**
+ * Sends one request and resolves with any HTTP status (only connection errors and the timeout
+ * reject). PATCH bodies are JSON merge patches.
+ */
+export function callApi(
+  access: ApiAccess,
+  method: string,
+  apiPath: string,
+  body?: unknown,
+  timeoutMs = 10_000,
+): Promise<ApiAnswer> {
+  const url = new URL(apiPath, access.server);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers: Record<string, string | number> = {};
+  if (access.token) headers.authorization = `Bearer ${access.token}`;
+  if (payload) {
+    headers["content-type"] = method === "PATCH" ? "application/merge-patch+json" : "application/json";
+    headers["content-length"] = Buffer.byteLength(payload);
+  }
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method,
+        // a fresh connection per request: a pooled keep-alive socket the server has since closed
+        // fails with "socket hang up" (callers make few requests, seconds to minutes apart)
+        agent: false,
+        ca: access.caPem,
+        cert: access.certPem,
+        key: access.keyPem,
+        timeout: timeoutMs,
+        headers,
+      },
+      (res) => readAnswer(res).then(resolve, reject),
+    );
+    req.on("timeout", () => req.destroy(new Error(`${method} ${url} timed out after ${timeoutMs} ms`)));
+    req.on("error", reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
