@@ -10,6 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describeService, parseProbeOutput } from "../../lib/hosts/drift";
 import { SshTarget, runScriptOverSsh } from "../../lib/hosts/sshRun";
+import { LibraryDynamicResource } from "../dynamicResource";
 
 /** Inputs of a drift check; `observed` is the planned state, in the words the probe's findings use. */
 export interface ServiceDriftArgs {
@@ -104,15 +105,20 @@ export class DriftCheckProvider extends pulumi.ProviderResource {
   }
 }
 
-/** One component's drift check on one host. */
-export class ServiceDrift extends pulumi.dynamic.Resource {
+/**
+ * One component's drift check on one host: a dynamic resource whose provider's text is cached
+ * (components/dynamicResource.ts).
+ */
+export class ServiceDrift extends LibraryDynamicResource {
   /** What the probe found at the last create, update or refresh. */
   public readonly observed!: pulumi.Output<string>;
 
   constructor(name: string, args: ServiceDriftArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, args, {
-      ...opts,
-      additionalSecretOutputs: ["connection"],
-    });
+    super(
+      { name: "drift", provider },
+      name,
+      { ...args },
+      { ...opts, additionalSecretOutputs: ["connection"] },
+    );
   }
 }

@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ApiAccess, callApi } from "../../lib/kube/rest";
 import { drainExecutionSpace } from "../../lib/members/drain";
+import { LibraryDynamicResource } from "../dynamicResource";
 
 /** Inputs of a drain. */
 export interface ExecutionSpaceDrainArgs {
@@ -27,6 +28,8 @@ type DrainState = pulumi.Unwrap<ExecutionSpaceDrainArgs>;
 export const DRAIN_TIMEOUT_SECONDS = 300;
 /** Seconds between checks. */
 const DRAIN_POLL_SECONDS = 1;
+/** Seconds karmada-apiserver may refuse connections before the drain takes the control plane as gone. */
+const UNREACHABLE_SECONDS = 30;
 /** Seconds one API request may take. */
 const REQUEST_TIMEOUT_SECONDS = 15;
 
@@ -53,6 +56,7 @@ const provider: pulumi.dynamic.ResourceProvider = {
         releaseAtOnce: state.releaseAtOnce,
         timeoutMs: DRAIN_TIMEOUT_SECONDS * 1000,
         pollMs: DRAIN_POLL_SECONDS * 1000,
+        unreachableMs: UNREACHABLE_SECONDS * 1000,
       },
     );
   },
@@ -69,9 +73,12 @@ export class ExecutionSpaceDrainProvider extends pulumi.ProviderResource {
   }
 }
 
-/** Deletes a pull member's Works, and waits for their finalization, when it is deleted itself. */
-export class ExecutionSpaceDrain extends pulumi.dynamic.Resource {
+/**
+ * Deletes a pull member's Works, and waits for their finalization, when it is deleted itself (a dynamic
+ * resource whose provider's text is cached, components/dynamicResource.ts).
+ */
+export class ExecutionSpaceDrain extends LibraryDynamicResource {
   constructor(name: string, args: ExecutionSpaceDrainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, args, { ...opts, additionalSecretOutputs: ["api"] });
+    super({ name: "drain", provider }, name, { ...args }, { ...opts, additionalSecretOutputs: ["api"] });
   }
 }

@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { cacheRoot } from "../cache/entries";
 import { KarmadaRelease } from "../catalog/releases";
 import { BundleFiles, readDirectory, readTarball } from "./archive";
 import { assembleCrdBundle, ConversionWebhookTarget, CrdBundle, parseCrdBundle } from "./bundle";
@@ -24,7 +24,7 @@ export interface LoadCrdBundleOptions {
 
 /** `${PULUMI_KARMADA_CACHE:-~/.cache/pulumi-karmada}/crds`. */
 export function defaultCrdCacheDir(): string {
-  return join(process.env.PULUMI_KARMADA_CACHE || join(homedir(), ".cache", "pulumi-karmada"), "crds");
+  return join(cacheRoot(), "crds");
 }
 
 /** A bundle's bytes: a tarball not yet extracted (its parse may be cached), or a directory's files. */

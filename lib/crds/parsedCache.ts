@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { version as jsYamlVersion } from "js-yaml/package.json";
+import { writeCacheEntry } from "../cache/entries";
 import { BundleFiles } from "./archive";
 import { ParsedBundle, ParsedBundleFile } from "./bundle";
 import { sha256Hex } from "./download";
@@ -82,29 +82,5 @@ export async function writeParsedBundle(cacheDir: string, key: string, parsed: P
     return value;
   });
   if (!exact) return;
-  const path = parsedCachePath(cacheDir, key);
-  const temp = `${path}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    await mkdir(join(cacheDir, "parsed"), { recursive: true });
-    await writeFile(temp, text);
-    await rename(temp, path);
-    await pruneParsedCache(join(cacheDir, "parsed"));
-  } catch {
-    // the parse is in hand; only the cache entry is missing
-  } finally {
-    await rm(temp, { force: true }).catch(() => undefined);
-  }
-}
-
-/** Removes all but the {@link PARSED_CACHE_ENTRIES} most recently written parses. */
-async function pruneParsedCache(dir: string): Promise<void> {
-  const names = (await readdir(dir)).filter((name) => name.endsWith(".json"));
-  if (names.length <= PARSED_CACHE_ENTRIES) return;
-  const written = await Promise.all(
-    names.map(async (name) => ({ name, mtimeMs: (await stat(join(dir, name))).mtimeMs })),
-  );
-  written.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  await Promise.all(
-    written.slice(PARSED_CACHE_ENTRIES).map(({ name }) => rm(join(dir, name), { force: true })),
-  );
+  await writeCacheEntry(join(cacheDir, "parsed"), `${key}.json`, text, PARSED_CACHE_ENTRIES);
 }

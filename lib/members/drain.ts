@@ -30,12 +30,22 @@ export interface DrainTarget {
   readonly timeoutMs: number;
   /** Interval between checks. */
   readonly pollMs: number;
+  /**
+   * How long karmada-apiserver may refuse connections from the start before the drain gives up on it as
+   * gone (as the Cluster's provider does with `deleteUnreachable`); once it answered, connection errors
+   * are retried until the timeout.
+   */
+  readonly unreachableMs: number;
 }
 
-/** What a drain did: Works deleted, Works whose finalizer it removed itself. */
+/**
+ * What a drain did: Works deleted, Works whose finalizer it removed itself; `unreachable` when
+ * karmada-apiserver never answered (nothing was drained: the control plane is gone).
+ */
 export interface DrainReport {
   readonly deleted: string[];
   readonly released: string[];
+  readonly unreachable?: true;
 }
 
 /** How the drain finds time to pass (injectable for tests). */
@@ -68,6 +78,31 @@ function failure(what: string, answer: ApiAnswer): Error {
   return new Error(`${what}: HTTP ${answer.status}${message ? ` ${message}` : ""}`);
 }
 
+/** karmada-apiserver refused every connection from the start for `unreachableMs`. */
+class Unreachable extends Error {}
+
+/**
+ * `call`, retrying connection errors: until `unreachableMs` while the server never answered (then
+ * {@link Unreachable}), until the deadline once it has (then the error itself).
+ */
+function reachable(call: ApiCall, target: DrainTarget, clock: Clock, deadline: number): ApiCall {
+  let answered = false;
+  return async (method, apiPath, body) => {
+    const since = clock.now();
+    for (;;) {
+      try {
+        const answer = await call(method, apiPath, body);
+        answered = true;
+        return answer;
+      } catch (e) {
+        if (!answered && clock.now() - since >= target.unreachableMs) throw new Unreachable(String(e));
+        if (answered && clock.now() >= deadline) throw e;
+        await clock.sleep(target.pollMs);
+      }
+    }
+  };
+}
+
 /** Whether the Cluster exists, and whether its Ready condition is True. */
 async function clusterState(
   call: ApiCall,
@@ -86,23 +121,44 @@ async function clusterState(
  * controller does for a pull Cluster that is not Ready — when `releaseAtOnce`, when the Cluster is gone
  * (the agent's controller cannot finalize without it), or when the timeout passes with the Cluster not
  * Ready (no agent answers). With a Ready Cluster whose agent did not finalize in time it fails, naming
- * the Works left, and deletes nothing more.
+ * the Works left, and deletes nothing more. A karmada-apiserver that never answers within
+ * `unreachableMs` is taken as gone with the control plane: nothing to drain.
  */
 export async function drainExecutionSpace(
   call: ApiCall,
   target: DrainTarget,
   clock: Clock = realClock,
 ): Promise<DrainReport> {
-  const worksPath = `/apis/work.karmada.io/v1alpha1/namespaces/${target.namespace}/works`;
   const deadline = clock.now() + target.timeoutMs;
   const deleted = new Set<string>();
   const released = new Set<string>();
+  // only the first call can find the server unreachable: once it answered, errors are retried or thrown
+  call = reachable(call, target, clock, deadline);
+  try {
+    await drainRounds(call, target, clock, deadline, deleted, released);
+  } catch (e) {
+    if (e instanceof Unreachable) return { deleted: [], released: [], unreachable: true };
+    throw e;
+  }
+  return { deleted: [...deleted].sort(), released: [...released].sort() };
+}
+
+/** The drain's rounds: list, delete, release when due, until no Work is left. */
+async function drainRounds(
+  call: ApiCall,
+  target: DrainTarget,
+  clock: Clock,
+  deadline: number,
+  deleted: Set<string>,
+  released: Set<string>,
+): Promise<void> {
+  const worksPath = `/apis/work.karmada.io/v1alpha1/namespaces/${target.namespace}/works`;
   for (;;) {
     const list = await call("GET", worksPath);
-    if (list.status === 404) break; // the namespace (and so every Work) is gone
+    if (list.status === 404) return; // the namespace (and so every Work) is gone
     if (list.status !== 200) throw failure(`listing the Works in ${target.namespace}`, list);
     const works: WorkItem[] = list.body?.items ?? [];
-    if (works.length === 0) break;
+    if (works.length === 0) return;
     const current: WorkItem[] = [];
     for (const work of works) {
       if (work.metadata.deletionTimestamp) {
@@ -150,5 +206,4 @@ export async function drainExecutionSpace(
     }
     await clock.sleep(target.pollMs);
   }
-  return { deleted: [...deleted].sort(), released: [...released].sort() };
 }

@@ -3,6 +3,7 @@
  * (certs → etcd → apiserver → CRDs/APIService/webhooks → controllers, host by host), that secrets stay
  * secret, and that changing one component touches only that component's commands.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { KarmadaControlPlane } from "../../../components/karmadaControlPlane";
 import { CORE_COMPONENTS } from "../../../lib/catalog/components";
 import { ConfigError } from "../../../lib/validation/errors";
@@ -83,6 +84,21 @@ describe("KarmadaControlPlane (hosts) graph", () => {
       // their own provider, given no configuration (the default one would carry the whole stack config)
       expect(second.provider).toContain("pulumi:providers:pulumi-nodejs::karmada-drift::");
     }
+  });
+
+  test("the drift checks carry one provider module, which the dynamic-provider host can load and diff with", async () => {
+    const checks = records.filter((r) => r.type === "pulumi-nodejs:dynamic:Resource");
+    const texts = new Set(checks.map((r) => r.inputs.__provider as string));
+    expect(texts.size).toBe(1);
+    const [text] = texts;
+    // as the engine's Node.js dynamic-provider host loads it (a module exporting `handler`)
+    const module = { exports: {} as { handler: () => pulumi.dynamic.ResourceProvider } };
+    new Function("exports", "require", "module", text)(module.exports, require, module);
+    const provider = module.exports.handler();
+    expect(Object.keys(provider).sort()).toEqual(["create", "delete", "diff", "read", "update"]);
+    const planned = checks[0].inputs;
+    expect((await provider.diff!("id", planned, { ...planned })).changes).toBe(false);
+    expect((await provider.diff!("id", { ...planned, observed: "stopped" }, planned)).changes).toBe(true);
   });
 
   test("orders the install: apiserver and kcm ready on every host → provider → CRDs → aggregated → APIService → controllers", () => {

@@ -117,6 +117,7 @@ const target = (extra: Partial<DrainTarget> = {}): DrainTarget => ({
   releaseAtOnce: false,
   timeoutMs: 10_000,
   pollMs: 1000,
+  unreachableMs: 5000,
   ...extra,
 });
 
@@ -185,6 +186,28 @@ describe("drainExecutionSpace (a pull member's Works before its Cluster, as karm
     const report = await drainExecutionSpace(api.call, target({ releaseAtOnce: true }), steppedClock());
     expect(report.released).toEqual(["w1"]);
     expect(patches(api)).toHaveLength(2);
+  });
+
+  it("gives up on a karmada-apiserver that never answers (the control plane is gone), but retries one that did", async () => {
+    const refused = () => Promise.reject(new Error("connect ECONNREFUSED 127.0.6.100:5443"));
+    const clock = steppedClock();
+    expect(await drainExecutionSpace(refused, target(), clock)).toEqual({
+      deleted: [],
+      released: [],
+      unreachable: true,
+    });
+    expect(clock.slept).toBe(5000);
+    // a restart in the middle: the calls failing for three seconds are retried, the drain completes
+    const api = new FakeKarmada(["w1"]);
+    api.agentDelay = 2;
+    let blips = 0;
+    const flaky = (method: string, apiPath: string, body?: unknown) =>
+      method === "DELETE" && blips++ < 3 ? refused() : api.call(method, apiPath, body);
+    expect(await drainExecutionSpace(flaky, target(), steppedClock())).toEqual({
+      deleted: ["w1"],
+      released: [],
+    });
+    expect(api.works.size).toBe(0);
   });
 
   it("is done at once when the execution namespace is gone, and names the status of a refused list", async () => {

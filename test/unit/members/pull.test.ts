@@ -1,3 +1,4 @@
+import * as pulumi from "@pulumi/pulumi";
 import { parse } from "yaml";
 import { find } from "../../support/mocks";
 import {
@@ -219,6 +220,29 @@ describe("MemberRegistration, pull mode (karmadactl register)", () => {
       expect(drain.provider.startsWith(`${provider.urn}::`)).toBe(true);
       expect(provider.inputs).toEqual({});
     }
+  });
+
+  it("carries a drain provider module the dynamic-provider host can load, whose diff updates on new credentials", async () => {
+    const drains = estate.records.filter(
+      (r) => r.name.endsWith("-karmada-drain") && r.custom && r.inputs.__provider,
+    );
+    expect(drains).toHaveLength(2);
+    const module = { exports: {} as { handler: () => pulumi.dynamic.ResourceProvider } };
+    new Function("exports", "require", "module", drains[0].inputs.__provider)(
+      module.exports,
+      require,
+      module,
+    );
+    const provider = module.exports.handler();
+    expect(Object.keys(provider).sort()).toEqual(["create", "delete", "diff", "update"]);
+    const planned = drains[0].inputs;
+    expect((await provider.diff!("id", planned, { ...planned })).changes).toBe(false);
+    const renewed = { ...planned, api: { ...planned.api, certPem: "renewed" } };
+    expect(await provider.diff!("id", planned, renewed)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("declares every field karmada-agent writes into the Cluster, so a real agent starts against it", () => {
