@@ -39,6 +39,13 @@ interface DriftState {
   readonly observed: string;
 }
 
+/**
+ * The library functions the provider calls, bound here: the engine serializes the provider by value, and
+ * a function read off its module at run time would capture the module — which, in an installed package,
+ * becomes a `require` of a path the package's exports map does not list.
+ */
+const calls = { describeService, parseProbeOutput, runScriptOverSsh };
+
 /** Seconds one probe may take (connect, read two files). */
 const PROBE_TIMEOUT_MS = 60_000;
 
@@ -54,8 +61,8 @@ const INPUT_KEYS: readonly (keyof DriftState)[] = [
 ];
 
 async function observe(state: DriftState): Promise<string> {
-  return describeService(
-    parseProbeOutput(await runScriptOverSsh(state.connection, state.probe, PROBE_TIMEOUT_MS)),
+  return calls.describeService(
+    calls.parseProbeOutput(await calls.runScriptOverSsh(state.connection, state.probe, PROBE_TIMEOUT_MS)),
   );
 }
 
@@ -63,7 +70,7 @@ async function observe(state: DriftState): Promise<string> {
 async function ensure(planned: DriftState): Promise<DriftState> {
   let found = await observe(planned);
   if (found !== planned.observed) {
-    await runScriptOverSsh(planned.connection, planned.repair, planned.repairTimeoutSeconds * 1000);
+    await calls.runScriptOverSsh(planned.connection, planned.repair, planned.repairTimeoutSeconds * 1000);
     found = await observe(planned);
     if (found !== planned.observed) {
       throw new Error(
@@ -74,7 +81,8 @@ async function ensure(planned: DriftState): Promise<DriftState> {
   return { ...planned, observed: found };
 }
 
-const provider: pulumi.dynamic.ResourceProvider = {
+/** The drift checks' provider (exported for the packaging test, which serializes it from an installed package). */
+export const driftProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs: DriftState) {
     return { id: `${inputs.host}/${inputs.component}`, outs: await ensure(inputs) };
   },
@@ -115,7 +123,7 @@ export class ServiceDrift extends LibraryDynamicResource {
 
   constructor(name: string, args: ServiceDriftArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      { name: "drift", provider },
+      { name: "drift", provider: driftProvider },
       name,
       { ...args },
       { ...opts, additionalSecretOutputs: ["connection"] },

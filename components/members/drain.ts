@@ -35,7 +35,15 @@ const REQUEST_TIMEOUT_SECONDS = 15;
 
 const STATE_KEYS: readonly (keyof DrainState)[] = ["clusterName", "namespace", "api", "releaseAtOnce"];
 
-const provider: pulumi.dynamic.ResourceProvider = {
+/**
+ * The library functions the provider calls, bound here: the engine serializes the provider by value, and
+ * a function read off its module at run time would capture the module — which, in an installed package,
+ * becomes a `require` of a path the package's exports map does not list.
+ */
+const calls = { callApi, drainExecutionSpace };
+
+/** The drains' provider (exported for the packaging test, which serializes it from an installed package). */
+export const drainProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs: DrainState) {
     return { id: `${inputs.namespace}`, outs: inputs };
   },
@@ -48,8 +56,9 @@ const provider: pulumi.dynamic.ResourceProvider = {
     return { outs: news };
   },
   async delete(_id: string, state: DrainState) {
-    await drainExecutionSpace(
-      (method, apiPath, body) => callApi(state.api, method, apiPath, body, REQUEST_TIMEOUT_SECONDS * 1000),
+    await calls.drainExecutionSpace(
+      (method, apiPath, body) =>
+        calls.callApi(state.api, method, apiPath, body, REQUEST_TIMEOUT_SECONDS * 1000),
       {
         clusterName: state.clusterName,
         namespace: state.namespace,
@@ -79,6 +88,11 @@ export class ExecutionSpaceDrainProvider extends pulumi.ProviderResource {
  */
 export class ExecutionSpaceDrain extends LibraryDynamicResource {
   constructor(name: string, args: ExecutionSpaceDrainArgs, opts?: pulumi.CustomResourceOptions) {
-    super({ name: "drain", provider }, name, { ...args }, { ...opts, additionalSecretOutputs: ["api"] });
+    super(
+      { name: "drain", provider: drainProvider },
+      name,
+      { ...args },
+      { ...opts, additionalSecretOutputs: ["api"] },
+    );
   }
 }

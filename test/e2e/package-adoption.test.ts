@@ -254,6 +254,44 @@ tier.describe("the packed package, adopted by a project made from the template",
     });
   });
 
+  test("the library's dynamic providers serialize from the installed package and load as the engine's dynamic-provider host loads them", async () => {
+    // the SDK's serializer captures a module under node_modules as a require of its path, which the
+    // exports map refuses for the library's internal modules: the providers must hold functions, not modules
+    const probe = path.join(project, "provider-probe.js");
+    fs.writeFileSync(
+      probe,
+      `const path = require("path");
+const pulumi = require("@pulumi/pulumi");
+const out = {};
+(async () => {
+  for (const [name, file, key] of JSON.parse(process.argv[2])) {
+    const provider = require(path.join(process.argv[3], "bin", file))[key];
+    try {
+      const { text } = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
+      const module = { exports: {} };
+      new Function("exports", "require", "module", text)(module.exports, require, module);
+      out[name] = Object.keys(module.exports.handler()).sort();
+    } catch (e) {
+      out[name] = String(e.message).split("\n")[0];
+    }
+  }
+  console.log(JSON.stringify(out));
+})();
+`,
+    );
+    const providers = [
+      ["drift", "components/controlplane/drift.js", "driftProvider"],
+      ["drain", "components/members/drain.js", "drainProvider"],
+    ];
+    const loaded = JSON.parse(
+      await run(process.execPath, [probe, JSON.stringify(providers), installed], { cwd: project }),
+    );
+    expect(loaded).toEqual({
+      drift: ["create", "delete", "diff", "read", "update"],
+      drain: ["create", "delete", "diff", "update"],
+    });
+  });
+
   test.each([
     ["node (typesVersions)", { module: "commonjs", moduleResolution: "node" }],
     ["node16 (exports types)", { module: "node16", moduleResolution: "node16" }],
