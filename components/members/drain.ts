@@ -34,6 +34,8 @@ const UNREACHABLE_SECONDS = 30;
 const REQUEST_TIMEOUT_SECONDS = 15;
 
 const STATE_KEYS: readonly (keyof DrainState)[] = ["clusterName", "namespace", "api", "releaseAtOnce"];
+/** The inputs naming the drained cluster: a change of them is another cluster's drain. */
+const IDENTITY_KEYS: readonly (keyof DrainState)[] = ["clusterName", "namespace"];
 
 /**
  * The library functions the provider calls, bound here: the engine serializes the provider by value, and
@@ -48,9 +50,12 @@ export const drainProvider: pulumi.dynamic.ResourceProvider = {
     return { id: `${inputs.namespace}`, outs: inputs };
   },
   async diff(_id: string, olds: DrainState, news: DrainState) {
-    // new credentials (a rotation) are an update, so that a later delete uses valid ones
-    const changed = STATE_KEYS.some((key) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]));
-    return { changes: changed, replaces: [], deleteBeforeReplace: false };
+    const differs = (key: keyof DrainState) => JSON.stringify(olds[key]) !== JSON.stringify(news[key]);
+    // another cluster name: the old Cluster's Works are drained (this delete) before the old Cluster is
+    // deleted at the end of the update; new credentials (a rotation) are an update, so that a later
+    // delete uses valid ones
+    const replaces = IDENTITY_KEYS.filter(differs);
+    return { changes: STATE_KEYS.some(differs), replaces, deleteBeforeReplace: replaces.length > 0 };
   },
   async update(_id: string, _olds: DrainState, news: DrainState) {
     return { outs: news };

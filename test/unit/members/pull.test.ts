@@ -222,7 +222,7 @@ describe("MemberRegistration, pull mode (karmadactl register)", () => {
     }
   });
 
-  it("carries a drain provider module the dynamic-provider host can load, whose diff updates on new credentials", async () => {
+  it("carries a drain provider module the dynamic-provider host can load, whose diff updates on new credentials and replaces on a new cluster name", async () => {
     const drains = estate.records.filter(
       (r) => r.name.endsWith("-karmada-drain") && r.custom && r.inputs.__provider,
     );
@@ -242,6 +242,13 @@ describe("MemberRegistration, pull mode (karmadactl register)", () => {
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
+    });
+    // a renamed cluster: the old one's Works are drained first (delete before replace)
+    const renamed = { ...planned, clusterName: "other", namespace: "karmada-es-other" };
+    expect(await provider.diff!("id", planned, renamed)).toEqual({
+      changes: true,
+      replaces: ["clusterName", "namespace"],
+      deleteBeforeReplace: true,
     });
   });
 
