@@ -25,7 +25,7 @@ export interface ExecutionSpaceDrainArgs {
 type DrainState = pulumi.Unwrap<ExecutionSpaceDrainArgs>;
 
 /** Seconds karmada-agent gets to finalize the Works (`karmadactl unregister --wait` defaults to 60). */
-export const DRAIN_TIMEOUT_SECONDS = 300;
+const DRAIN_TIMEOUT_SECONDS = 300;
 /** Seconds between checks. */
 const DRAIN_POLL_SECONDS = 1;
 /** Seconds karmada-apiserver may refuse connections before the drain takes the control plane as gone. */

@@ -18,7 +18,9 @@ export interface ObservedService {
 }
 
 /** Marker of the probe's one output line, so login banners or shell noise cannot be mistaken for it. */
-export const PROBE_MARKER = "pk-observed";
+// a local binding exported by name, for the drift provider's code (see lib/kube/rest.ts)
+const PROBE_MARKER = "pk-observed";
+export { PROBE_MARKER };
 
 const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
 

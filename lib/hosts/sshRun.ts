@@ -21,7 +21,9 @@ export interface SshTarget {
 }
 
 /** Seconds to wait for the TCP connection and the SSH handshake of one attempt. */
-export const SSH_CONNECT_TIMEOUT_SECONDS = 15;
+// a local binding exported by name, for the drift provider's code (see lib/kube/rest.ts)
+const SSH_CONNECT_TIMEOUT_SECONDS = 15;
+export { SSH_CONNECT_TIMEOUT_SECONDS };
 
 /**
  * `ssh` options for one hop: its key, and its host key pinned (`StrictHostKeyChecking=yes` against a

@@ -2,8 +2,11 @@
  * A minimal HTTPS client for a Kubernetes API server: one JSON request, any status returned. It runs
  * where @pulumi/kubernetes cannot be called — inside the engine's Node.js dynamic-provider host (the
  * pull member's execution-space drain, components/members/drain.ts) — and under the tests. Self-contained
- * on purpose (named imports of Node built-ins only): the engine serializes these functions into the
- * provider.
+ * on purpose: the engine serializes these functions into the provider by value, and from an installed
+ * package anything they read off a module object — an import of the library's own modules, or one of
+ * their `export const`s, which compiled code reads off `exports` — becomes a `require` of a path the
+ * package's exports map refuses. So: named imports of Node built-ins only, exported constants bound
+ * locally and exported by name.
  */
 import type { IncomingMessage } from "http";
 import { request } from "https";

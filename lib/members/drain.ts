@@ -10,7 +10,10 @@
 import type { ApiAnswer } from "../kube/rest";
 
 /** The finalizer karmada-agent's execution controller (pull) puts on every Work. */
-export const EXECUTION_FINALIZER = "karmada.io/execution-controller";
+// a local binding exported by name: compiled, an `export const` is read off the module's `exports`,
+// which the serializer would capture with the provider (see lib/kube/rest.ts)
+const EXECUTION_FINALIZER = "karmada.io/execution-controller";
+export { EXECUTION_FINALIZER };
 
 /** One API call: method, path, optional JSON body (PATCH: a merge patch). */
 export type ApiCall = (method: string, apiPath: string, body?: unknown) => Promise<ApiAnswer>;

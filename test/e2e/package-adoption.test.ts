@@ -261,6 +261,7 @@ tier.describe("the packed package, adopted by a project made from the template",
     fs.writeFileSync(
       probe,
       `const path = require("path");
+const { builtinModules } = require("module");
 const pulumi = require("@pulumi/pulumi");
 const out = {};
 (async () => {
@@ -270,9 +271,12 @@ const out = {};
       const { text } = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
       const module = { exports: {} };
       new Function("exports", "require", "module", text)(module.exports, require, module);
-      out[name] = Object.keys(module.exports.handler()).sort();
+      // what the module requires when the host loads it: Node's built-ins only
+      const requires = [...text.matchAll(/require\\("([^"]+)"\\)/g)].map((m) => m[1]);
+      const foreign = requires.filter((r) => !builtinModules.includes(r.replace(/^node:/, "")));
+      out[name] = foreign.length ? foreign : Object.keys(module.exports.handler()).sort();
     } catch (e) {
-      out[name] = String(e.message).split("\n")[0];
+      out[name] = String(e.message).split("\\n")[0];
     }
   }
   console.log(JSON.stringify(out));
