@@ -28,6 +28,11 @@ type DrainState = pulumi.Unwrap<ExecutionSpaceDrainArgs>;
 const DRAIN_TIMEOUT_SECONDS = 300;
 /** Seconds between checks. */
 const DRAIN_POLL_SECONDS = 1;
+/**
+ * Seconds a Cluster must have been not Ready before the drain stops waiting for its agent (the agent's
+ * lease is 40 s; Karmada's cluster controller itself releases an unready pull Cluster's Works at once).
+ */
+const UNREADY_GRACE_SECONDS = 60;
 /** Seconds karmada-apiserver may refuse connections before the drain takes the control plane as gone. */
 const UNREACHABLE_SECONDS = 30;
 /** Seconds one API request may take. */
@@ -71,6 +76,7 @@ export const drainProvider: pulumi.dynamic.ResourceProvider = {
         timeoutMs: DRAIN_TIMEOUT_SECONDS * 1000,
         pollMs: DRAIN_POLL_SECONDS * 1000,
         unreachableMs: UNREACHABLE_SECONDS * 1000,
+        unreadyGraceMs: UNREADY_GRACE_SECONDS * 1000,
       },
     );
   },

@@ -39,6 +39,11 @@ export interface DrainTarget {
    * are retried until the timeout.
    */
   readonly unreachableMs: number;
+  /**
+   * How long a Cluster must have been not Ready (by its Ready condition's lastTransitionTime) before the
+   * drain stops waiting for its agent: longer than a lease lapse on a loaded member.
+   */
+  readonly unreadyGraceMs: number;
 }
 
 /**
@@ -51,7 +56,7 @@ export interface DrainReport {
   readonly unreachable?: true;
 }
 
-/** How the drain finds time to pass (injectable for tests). */
+/** How the drain finds time to pass (injectable for tests); wall-clock milliseconds, as the API's times. */
 export interface Clock {
   now(): number;
   sleep(ms: number): Promise<void>;
@@ -106,24 +111,32 @@ function reachable(call: ApiCall, target: DrainTarget, clock: Clock, deadline: n
   };
 }
 
-/** Whether the Cluster exists, and whether its Ready condition is True. */
+/**
+ * Whether the Cluster exists, whether its Ready condition is True, and since when it is not (its
+ * lastTransitionTime; never Ready — no condition — counts as always).
+ */
 async function clusterState(
   call: ApiCall,
   clusterName: string,
-): Promise<{ exists: boolean; ready: boolean }> {
+): Promise<{ exists: boolean; ready: boolean; unreadySince: number }> {
   const answer = await call("GET", `/apis/cluster.karmada.io/v1alpha1/clusters/${clusterName}`);
-  if (answer.status === 404) return { exists: false, ready: false };
+  if (answer.status === 404) return { exists: false, ready: false, unreadySince: -Infinity };
   if (answer.status !== 200) throw failure(`reading Cluster ${clusterName}`, answer);
-  const conditions: { type: string; status: string }[] = answer.body?.status?.conditions ?? [];
-  return { exists: true, ready: conditions.some((c) => c.type === "Ready" && c.status === "True") };
+  const conditions: { type: string; status: string; lastTransitionTime?: string }[] =
+    answer.body?.status?.conditions ?? [];
+  const ready = conditions.find((c) => c.type === "Ready");
+  if (ready?.status === "True") return { exists: true, ready: true, unreadySince: Infinity };
+  const since = ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : NaN;
+  return { exists: true, ready: false, unreadySince: Number.isNaN(since) ? -Infinity : since };
 }
 
 /**
  * Deletes every Work in the execution namespace and waits until none is left. karmada-agent finalizes
  * them while the Cluster is Ready. The drain removes their finalizer itself — as Karmada's cluster
  * controller does for a pull Cluster that is not Ready — when `releaseAtOnce`, when the Cluster is gone
- * (the agent's controller cannot finalize without it), or when the timeout passes with the Cluster not
- * Ready (no agent answers). With a Ready Cluster whose agent did not finalize in time it fails, naming
+ * (the agent's controller cannot finalize without it), when the Cluster has not been Ready for
+ * `unreadyGraceMs` (no agent reports: never started, or gone), or when the timeout passes with the
+ * Cluster not Ready. With a Ready Cluster whose agent did not finalize in time it fails, naming
  * the Works left, and deletes nothing more. A karmada-apiserver that never answers within
  * `unreachableMs` is taken as gone with the control plane: nothing to drain.
  */
@@ -178,7 +191,9 @@ async function drainRounds(
     }
     const late = clock.now() >= deadline;
     const cluster = await clusterState(call, target.clusterName);
-    if (target.releaseAtOnce || !cluster.exists || (late && !cluster.ready)) {
+    // no agent serves a Cluster unready for longer than a lease lapse: Karmada itself would release
+    const agentGone = !cluster.ready && clock.now() - cluster.unreadySince >= target.unreadyGraceMs;
+    if (target.releaseAtOnce || !cluster.exists || agentGone || (late && !cluster.ready)) {
       for (const work of current.filter((w) => w.metadata.finalizers?.includes(EXECUTION_FINALIZER))) {
         const finalizers = work.metadata.finalizers!.filter((f) => f !== EXECUTION_FINALIZER);
         // the resourceVersion makes a concurrent change fail (409) rather than be overwritten: the next

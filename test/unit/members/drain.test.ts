@@ -20,6 +20,8 @@ class FakeKarmada {
   works = new Map<string, Work>();
   calls: string[] = [];
   cluster: "ready" | "not-ready" | "gone" = "ready";
+  /** When a not-ready Cluster's Ready condition turned (the drain's clock); undefined: no condition at all. */
+  unreadySince?: number = 0;
   namespaceGone = false;
   /** The agent finalizes a deleted Work after this many list calls (never: Infinity). */
   agentDelay = 1;
@@ -65,8 +67,13 @@ class FakeKarmada {
     this.calls.push(`${method} ${apiPath}`);
     if (apiPath === CLUSTER) {
       if (this.cluster === "gone") return this.answer(404);
-      const status = this.cluster === "ready" ? "True" : "Unknown";
-      return this.answer(200, { status: { conditions: [{ type: "Ready", status }] } });
+      if (this.cluster === "ready")
+        return this.answer(200, { status: { conditions: [{ type: "Ready", status: "True" }] } });
+      if (this.unreadySince === undefined) return this.answer(200, { status: {} });
+      const lastTransitionTime = new Date(this.unreadySince).toISOString();
+      return this.answer(200, {
+        status: { conditions: [{ type: "Ready", status: "Unknown", lastTransitionTime }] },
+      });
     }
     if (this.namespaceGone) return this.answer(404, { message: `namespaces "${NS}" not found` });
     if (method === "GET" && apiPath === WORKS) {
@@ -118,6 +125,7 @@ const target = (extra: Partial<DrainTarget> = {}): DrainTarget => ({
   timeoutMs: 10_000,
   pollMs: 1000,
   unreachableMs: 5000,
+  unreadyGraceMs: 60_000,
   ...extra,
 });
 
@@ -157,6 +165,30 @@ describe("drainExecutionSpace (a pull member's Works before its Cluster, as karm
     // released at the first check after the timeout, gone at the next
     expect(clock.slept).toBe(11_000);
     expect(api.works.size).toBe(0);
+  });
+
+  it("stops waiting for an agent whose Cluster has not been Ready for the grace, or never reported", async () => {
+    for (const unreadySince of [-60_000, undefined]) {
+      const api = new FakeKarmada(["w1"]);
+      api.cluster = "not-ready";
+      api.unreadySince = unreadySince;
+      const clock = steppedClock();
+      expect(await drainExecutionSpace(api.call, target(), clock)).toEqual({
+        deleted: ["w1"],
+        released: ["w1"],
+      });
+      expect(clock.slept).toBe(1000);
+    }
+    // a lapse younger than the grace is waited for: released once it is as old as the grace (5 s here)
+    const api = new FakeKarmada(["w1"]);
+    api.cluster = "not-ready";
+    api.unreadySince = -2000;
+    const clock = steppedClock();
+    expect(await drainExecutionSpace(api.call, target({ unreadyGraceMs: 5000 }), clock)).toEqual({
+      deleted: ["w1"],
+      released: ["w1"],
+    });
+    expect(clock.slept).toBe(4000);
   });
 
   it("removes the finalizers at once with releaseAtOnce (forceRemove) or when the Cluster is gone", async () => {
