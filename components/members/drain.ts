@@ -29,8 +29,9 @@ const DRAIN_TIMEOUT_SECONDS = 300;
 /** Seconds between checks. */
 const DRAIN_POLL_SECONDS = 1;
 /**
- * Seconds a Cluster must have been not Ready before the drain stops waiting for its agent (the agent's
- * lease is 40 s; Karmada's cluster controller itself releases an unready pull Cluster's Works at once).
+ * Seconds a Cluster whose agent reports its member unhealthy (Ready `False`), or a new one without a
+ * Ready condition, is waited for before the drain releases its Works; an `Unknown` Ready (the agent's
+ * lease lapsed for Karmada's grace period) is released at once, as Karmada's cluster controller does.
  */
 const UNREADY_GRACE_SECONDS = 60;
 /** Seconds karmada-apiserver may refuse connections before the drain takes the control plane as gone. */

@@ -40,8 +40,9 @@ export interface DrainTarget {
    */
   readonly unreachableMs: number;
   /**
-   * How long a Cluster must have been not Ready (by its Ready condition's lastTransitionTime) before the
-   * drain stops waiting for its agent: longer than a lease lapse on a loaded member.
+   * How long a Cluster reported not Ready by its agent (Ready `False`), or one without a Ready condition
+   * since its creation, is waited for before the drain stops waiting: a member may recover. An `Unknown`
+   * Ready (the agent's lease lapsed) is not waited for: Karmada's controller waited before saying so.
    */
   readonly unreadyGraceMs: number;
 }
@@ -112,8 +113,11 @@ function reachable(call: ApiCall, target: DrainTarget, clock: Clock, deadline: n
 }
 
 /**
- * Whether the Cluster exists, whether its Ready condition is True, and since when it is not (its
- * lastTransitionTime; never Ready — no condition — counts as always).
+ * Whether the Cluster exists, whether its Ready condition is True, and since when no agent serves it:
+ * - Ready `Unknown` is Karmada's cluster controller's verdict after the agent's lease lapsed for its
+ *   grace period (or it never posted status): long since;
+ * - Ready `False` is the agent's own report of an unhealthy member: since its lastTransitionTime;
+ * - no Ready condition yet (a new Cluster, its agent starting): since the Cluster's creation.
  */
 async function clusterState(
   call: ApiCall,
@@ -126,17 +130,22 @@ async function clusterState(
     answer.body?.status?.conditions ?? [];
   const ready = conditions.find((c) => c.type === "Ready");
   if (ready?.status === "True") return { exists: true, ready: true, unreadySince: Infinity };
-  const since = ready?.lastTransitionTime ? Date.parse(ready.lastTransitionTime) : NaN;
-  return { exists: true, ready: false, unreadySince: Number.isNaN(since) ? -Infinity : since };
+  const time = (iso?: string) => (iso && !Number.isNaN(Date.parse(iso)) ? Date.parse(iso) : -Infinity);
+  const unreadySince =
+    ready === undefined
+      ? time(answer.body?.metadata?.creationTimestamp)
+      : ready.status === "False"
+        ? time(ready.lastTransitionTime)
+        : -Infinity;
+  return { exists: true, ready: false, unreadySince };
 }
 
 /**
  * Deletes every Work in the execution namespace and waits until none is left. karmada-agent finalizes
  * them while the Cluster is Ready. The drain removes their finalizer itself — as Karmada's cluster
  * controller does for a pull Cluster that is not Ready — when `releaseAtOnce`, when the Cluster is gone
- * (the agent's controller cannot finalize without it), when the Cluster has not been Ready for
- * `unreadyGraceMs` (no agent reports: never started, or gone), or when the timeout passes with the
- * Cluster not Ready. With a Ready Cluster whose agent did not finalize in time it fails, naming
+ * (the agent's controller cannot finalize without it), when no agent serves the Cluster (see
+ * {@link clusterState} and `unreadyGraceMs`), or when the timeout passes with the Cluster not Ready. With a Ready Cluster whose agent did not finalize in time it fails, naming
  * the Works left, and deletes nothing more. A karmada-apiserver that never answers within
  * `unreachableMs` is taken as gone with the control plane: nothing to drain.
  */
@@ -191,7 +200,7 @@ async function drainRounds(
     }
     const late = clock.now() >= deadline;
     const cluster = await clusterState(call, target.clusterName);
-    // no agent serves a Cluster unready for longer than a lease lapse: Karmada itself would release
+    // no agent serves this Cluster (or its member is down) for long: Karmada itself would release
     const agentGone = !cluster.ready && clock.now() - cluster.unreadySince >= target.unreadyGraceMs;
     if (target.releaseAtOnce || !cluster.exists || agentGone || (late && !cluster.ready)) {
       for (const work of current.filter((w) => w.metadata.finalizers?.includes(EXECUTION_FINALIZER))) {

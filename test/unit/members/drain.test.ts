@@ -22,6 +22,10 @@ class FakeKarmada {
   cluster: "ready" | "not-ready" | "gone" = "ready";
   /** When a not-ready Cluster's Ready condition turned (the drain's clock); undefined: no condition at all. */
   unreadySince?: number = 0;
+  /** A not-ready Cluster's Ready status: the agent's `False`, or Karmada's `Unknown` (lease lapsed). */
+  readyStatus: "False" | "Unknown" = "False";
+  /** The Cluster's creationTimestamp (the drain's clock). */
+  createdAt = -600_000;
   namespaceGone = false;
   /** The agent finalizes a deleted Work after this many list calls (never: Infinity). */
   agentDelay = 1;
@@ -69,11 +73,12 @@ class FakeKarmada {
       if (this.cluster === "gone") return this.answer(404);
       if (this.cluster === "ready")
         return this.answer(200, { status: { conditions: [{ type: "Ready", status: "True" }] } });
-      if (this.unreadySince === undefined) return this.answer(200, { status: {} });
+      const creationTimestamp = new Date(this.createdAt).toISOString();
+      if (this.unreadySince === undefined)
+        return this.answer(200, { metadata: { creationTimestamp }, status: {} });
       const lastTransitionTime = new Date(this.unreadySince).toISOString();
-      return this.answer(200, {
-        status: { conditions: [{ type: "Ready", status: "Unknown", lastTransitionTime }] },
-      });
+      const ready = { type: "Ready", status: this.readyStatus, lastTransitionTime };
+      return this.answer(200, { metadata: { creationTimestamp }, status: { conditions: [ready] } });
     }
     if (this.namespaceGone) return this.answer(404, { message: `namespaces "${NS}" not found` });
     if (method === "GET" && apiPath === WORKS) {
@@ -167,11 +172,16 @@ describe("drainExecutionSpace (a pull member's Works before its Cluster, as karm
     expect(api.works.size).toBe(0);
   });
 
-  it("stops waiting for an agent whose Cluster has not been Ready for the grace, or never reported", async () => {
-    for (const unreadySince of [-60_000, undefined]) {
+  it("releases at once when Karmada marked the Cluster Unknown (lease lapsed), or it reported False for the grace", async () => {
+    const cases: ((api: FakeKarmada) => void)[] = [
+      (api) => Object.assign(api, { readyStatus: "Unknown", unreadySince: 0 }),
+      (api) => Object.assign(api, { readyStatus: "False", unreadySince: -60_000 }),
+      (api) => Object.assign(api, { unreadySince: undefined }),
+    ];
+    for (const setup of cases) {
       const api = new FakeKarmada(["w1"]);
       api.cluster = "not-ready";
-      api.unreadySince = unreadySince;
+      setup(api);
       const clock = steppedClock();
       expect(await drainExecutionSpace(api.call, target(), clock)).toEqual({
         deleted: ["w1"],
@@ -179,16 +189,22 @@ describe("drainExecutionSpace (a pull member's Works before its Cluster, as karm
       });
       expect(clock.slept).toBe(1000);
     }
-    // a lapse younger than the grace is waited for: released once it is as old as the grace (5 s here)
-    const api = new FakeKarmada(["w1"]);
-    api.cluster = "not-ready";
-    api.unreadySince = -2000;
-    const clock = steppedClock();
-    expect(await drainExecutionSpace(api.call, target({ unreadyGraceMs: 5000 }), clock)).toEqual({
-      deleted: ["w1"],
-      released: ["w1"],
-    });
-    expect(clock.slept).toBe(4000);
+    // an agent's False younger than the grace (5 s here) is waited for, and so is a Cluster created 2 s
+    // ago that has no condition yet: released once as old as the grace
+    for (const setup of [
+      (api: FakeKarmada) => Object.assign(api, { readyStatus: "False", unreadySince: -2000 }),
+      (api: FakeKarmada) => Object.assign(api, { unreadySince: undefined, createdAt: -2000 }),
+    ]) {
+      const api = new FakeKarmada(["w1"]);
+      api.cluster = "not-ready";
+      setup(api);
+      const clock = steppedClock();
+      expect(await drainExecutionSpace(api.call, target({ unreadyGraceMs: 5000 }), clock)).toEqual({
+        deleted: ["w1"],
+        released: ["w1"],
+      });
+      expect(clock.slept).toBe(4000);
+    }
   });
 
   it("removes the finalizers at once with releaseAtOnce (forceRemove) or when the Cluster is gone", async () => {
