@@ -17,8 +17,8 @@ export interface ObservedService {
   readonly unit?: string;
 }
 
-/** Marker of the probe's one output line, so login banners or shell noise cannot be mistaken for it. */
 // a local binding exported by name, for the drift provider's code (see lib/kube/rest.ts)
+/** Marker of the probe's one output line, so login banners or shell noise cannot be mistaken for it. */
 const PROBE_MARKER = "pk-observed";
 export { PROBE_MARKER };
 

@@ -20,8 +20,8 @@ export interface SshTarget {
   readonly proxy?: Omit<SshTarget, "proxy">;
 }
 
-/** Seconds to wait for the TCP connection and the SSH handshake of one attempt. */
 // a local binding exported by name, for the drift provider's code (see lib/kube/rest.ts)
+/** Seconds to wait for the TCP connection and the SSH handshake of one attempt. */
 const SSH_CONNECT_TIMEOUT_SECONDS = 15;
 export { SSH_CONNECT_TIMEOUT_SECONDS };
 

@@ -9,9 +9,9 @@
  */
 import type { ApiAnswer } from "../kube/rest";
 
-/** The finalizer karmada-agent's execution controller (pull) puts on every Work. */
 // a local binding exported by name: compiled, an `export const` is read off the module's `exports`,
 // which the serializer would capture with the provider (see lib/kube/rest.ts)
+/** The finalizer karmada-agent's execution controller (pull) puts on every Work. */
 const EXECUTION_FINALIZER = "karmada.io/execution-controller";
 export { EXECUTION_FINALIZER };
 
