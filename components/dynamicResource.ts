@@ -34,6 +34,17 @@ export interface LibraryProvider {
   readonly provider: pulumi.dynamic.ResourceProvider;
 }
 
+/**
+ * The provider of a group of library dynamic resources: the engine's Node.js dynamic-provider host, given
+ * nothing. Without an explicit one they would use the default provider, to which the engine hands the
+ * whole stack configuration — every configuration change would then show as an update of that provider.
+ */
+export class DynamicProviderHost extends pulumi.ProviderResource {
+  constructor(name: string, opts?: pulumi.ResourceOptions) {
+    super("pulumi-nodejs", name, {}, opts);
+  }
+}
+
 /** A dynamic resource of the library, its provider's text from the cache. */
 export class LibraryDynamicResource extends pulumi.CustomResource {
   constructor(

@@ -103,17 +103,6 @@ export const driftProvider: pulumi.dynamic.ResourceProvider = {
 };
 
 /**
- * The provider of a control plane's drift checks: the engine's Node.js dynamic-provider host, given
- * nothing. Without it the checks would use the default one, to which the engine hands the whole stack
- * configuration — every configuration change would then show as an update of that provider.
- */
-export class DriftCheckProvider extends pulumi.ProviderResource {
-  constructor(name: string, opts?: pulumi.ResourceOptions) {
-    super("pulumi-nodejs", name, {}, opts);
-  }
-}
-
-/**
  * One component's drift check on one host: a dynamic resource whose provider's text is cached
  * (components/dynamicResource.ts).
  */

@@ -29,7 +29,8 @@ import { hostConnection } from "../../lib/hosts/connection";
 import { describeService } from "../../lib/hosts/drift";
 import { remoteInvocation } from "../../lib/hosts/script";
 import { PkiFiles } from "./credentials";
-import { DriftCheckProvider, ServiceDrift } from "./drift";
+import { DynamicProviderHost } from "../dynamicResource";
+import { ServiceDrift } from "./drift";
 import { KarmadaApiResources } from "./karmadaApi";
 import { HostComponentFiles, hostComponentFiles } from "./hostsFiles";
 
@@ -194,7 +195,7 @@ function registerDriftChecks(
 ): Record<string, ServiceDrift> {
   const drift: Record<string, ServiceDrift> = {};
   const previous = new Map<ControlPlaneComponent, ServiceDrift>();
-  const provider = new DriftCheckProvider(`${name}-drift`, { parent });
+  const provider = new DynamicProviderHost(`${name}-drift`, { parent });
   for (const host of rollingOrder(settings.machines)) {
     for (const component of settings.components) {
       const id = driftId(host.name, component);

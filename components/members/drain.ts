@@ -84,17 +84,6 @@ export const drainProvider: pulumi.dynamic.ResourceProvider = {
 };
 
 /**
- * The provider of a registration's drain: the engine's Node.js dynamic-provider host, given nothing
- * (the default one would receive the whole stack configuration and show every change of it as an
- * update).
- */
-export class ExecutionSpaceDrainProvider extends pulumi.ProviderResource {
-  constructor(name: string, opts?: pulumi.ResourceOptions) {
-    super("pulumi-nodejs", name, {}, opts);
-  }
-}
-
-/**
  * Deletes a pull member's Works, and waits for their finalization, when it is deleted itself (a dynamic
  * resource whose provider's text is cached, components/dynamicResource.ts).
  */

@@ -8,7 +8,8 @@ import { agentKarmadaObjects } from "../../lib/members/rbac";
 import { adoptingKarmadaProvider, createClusterObject } from "./cluster";
 import { MemberContext, karmadaOptions, memberOptions } from "./context";
 import { createMemberCredentials } from "./credentials";
-import { ExecutionSpaceDrain, ExecutionSpaceDrainProvider } from "./drain";
+import { DynamicProviderHost } from "../dynamicResource";
+import { ExecutionSpaceDrain } from "./drain";
 import { AgentIdentity, bootstrapTokenIdentity, directIdentity } from "./identity";
 
 /** What a pull registration created. */
@@ -90,7 +91,7 @@ export function registerPullMember(ctx: MemberContext): PullResources {
     },
     {
       parent: ctx.parent,
-      provider: new ExecutionSpaceDrainProvider(`${ctx.name}-karmada-drain`, { parent: ctx.parent }),
+      provider: new DynamicProviderHost(`${ctx.name}-karmada-drain`, { parent: ctx.parent }),
       dependsOn: [cluster],
     },
   );
