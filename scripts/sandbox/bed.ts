@@ -181,7 +181,7 @@ const hostDir = (dir: string, name: string) => path.join(dir, "hosts", name);
 async function startHost(dir: string, h: HostAddress, clientPub: string): Promise<BedHost> {
   const hd = hostDir(dir, h.name);
   const root = path.join(hd, "root");
-  fs.mkdirSync(root, { recursive: true });
+  fs.mkdirSync(path.join(root, "root"), { recursive: true }); // the root and its /root, the sessions' HOME
   keygen(path.join(hd, "ssh_host_ed25519_key"), h.name);
   fs.writeFileSync(path.join(hd, "authorized_keys"), clientPub, { mode: 0o600 });
   fs.writeFileSync(path.join(hd, "sshd_config"), sshdConfig(hd, h.address, h.port));
