@@ -1,10 +1,11 @@
 /**
  * Bench: the local estate of `npm start` (etcd on 3 loopback hosts, the control plane as services on 2
  * behind a VIP, 2 push + 1 pull members) with the real engine. Each round, on hosts wiped clean: `up`
- * from nothing, a no-change `up` (after one unmeasured, which warms the fresh API servers), a preview,
- * a one-component rolling upgrade (karmada-scheduler to a staged release), then the floor by hand
- * (scripts/sandbox/floor.ts: every process stopped in destroy order, started in install order until
- * healthy, the scheduler rolled host by host), then `destroy`.
+ * from nothing; the floor by hand (scripts/sandbox/floor.ts: every process stopped in destroy order,
+ * started in install order until healthy); the pull member's agent started, as `npm start` does, and
+ * every Cluster Ready (not measured); a no-change `up` (after one unmeasured, which warms the fresh API
+ * servers), a preview, a one-component rolling upgrade (karmada-scheduler to a staged release), the
+ * scheduler rolled host by host by hand, then `destroy` (the agent stopped after it).
  * Beside each figure its floor: the engine's own cost for a program with no resource work (CLI,
  * language host, one provider of each plugin the estate uses) plus the processes' own start, restart
  * or stop time; for the preview, the no-change `up` and the upgrade, the same resources without our
@@ -20,6 +21,8 @@ import { EngineEvent, LocalWorkspace, OpMap, PulumiCommand, Stack } from "@pulum
 import * as fs from "fs";
 import * as path from "path";
 import { ByHand, runningServices, rollByHand, startAllByHand, stopAllByHand } from "../scripts/sandbox/floor";
+import { stopPullAgent } from "../scripts/sandbox/agent";
+import { startAgentsAndWait, writeAdminKubeconfig } from "../scripts/sandbox/estate";
 import { LOCAL_RUN_OPTIONS, LocalStack, SettingsEdit } from "../scripts/sandbox/stack";
 import { LocalEstate, stageSchedulerVersion, startLocalEstate } from "../test/support/engine/localEstate";
 import { killScriptProcesses } from "../test/support/hosts/testbed";
@@ -259,6 +262,17 @@ async function round(estate: LocalEstate, index: number): Promise<Round> {
   const engine = await engineFloor(await floorStack(estate, local));
 
   const up = await measured("up", (onEvent) => stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent }));
+  // The processes by hand, on the estate as `up` left it: every service stopped in destroy order and
+  // started in install order (before the pull agent runs, which a restarted control plane would leave
+  // reconnecting during the measured operations).
+  const cpHosts = estate.bed.controlPlaneHosts.map((h) => h.name);
+  const probes = await healthProbes(stack, cpHosts);
+  const services = runningServices(estate.bed, probes);
+  const stop = await stopAllByHand(services);
+  const start = await startAllByHand(services);
+  // As `npm start`: the pull members' agents run (the stand-in for the agent Deployment's pod), every
+  // Cluster Ready — so the destroy's drain is finalized by an agent, as on a real member.
+  await startAgentsAndWait(estate.bed, writeAdminKubeconfig(estate.dir, local));
   // The first operation after a bring-up costs the fresh API servers ≈ 1.3 s more CPU (their caches),
   // whichever program runs it — ours or the bare replay: it warms them up unmeasured, so that neither
   // the figure nor its floor carries it.
@@ -292,11 +306,8 @@ async function round(estate: LocalEstate, index: number): Promise<Round> {
   const updated = changes(upgrade.result.summary.resourceChanges);
   if (updated.join() !== "update 4") throw new Error(`the upgrade changed ${updated.join(", ")}`);
 
-  const cpHosts = estate.bed.controlPlaneHosts.map((h) => h.name);
-  const services = runningServices(estate.bed, await healthProbes(upgraded.stack, cpHosts));
-  const stop = await stopAllByHand(services);
-  const start = await startAllByHand(services);
-  const roll = await rollByHand(services, `pk-${UPGRADED}`, cpHosts);
+  // the upgraded services, as they run now (the scheduler from its new binary)
+  const roll = await rollByHand(runningServices(estate.bed, probes), `pk-${UPGRADED}`, cpHosts);
   const tiers = (run: ByHand) => run.tiers.map((t) => `${t.services} ${seconds(t.ms)}`).join(", ");
   console.log(`by hand (${services.length} services): roll ${UPGRADED} ${seconds(roll)}`);
   console.log(`  start ${seconds(start.ms)}: ${tiers(start)}`);
@@ -306,6 +317,8 @@ async function round(estate: LocalEstate, index: number): Promise<Round> {
   const destroy = await measured("destroy", (onEvent) =>
     upgraded.stack.destroy({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent }),
   );
+  for (const member of estate.bed.members.filter((m) => m.mode === "Pull"))
+    await stopPullAgent(estate.dir, member.clusterName);
   const destroySchedule = describeDestroySchedule(before, destroy.steps);
   return {
     up: up.ms,
