@@ -15,7 +15,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { figureOf, median, reportFigure } from "./support/figures";
+import { benchCrdSource, describeCrdSource } from "./support/graphEstate";
 import { GraphRun, runGraphChild } from "./support/graphRuns";
+import { testbedEnv } from "../test/support/kube/binaries";
 
 const BENCH = "graph";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -106,6 +108,9 @@ function report(byCount: Map<number, SizeRuns>): void {
 }
 
 async function main(): Promise<void> {
+  // the release's CRD bundle, as users have it: the children inherit its path (benchCrdSource)
+  process.env.TESTBED_KARMADA_CRDS ??= testbedEnv().env.TESTBED_KARMADA_CRDS;
+  console.log(`CRD bundle: ${describeCrdSource(benchCrdSource())}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-graph-"));
   try {
     const byCount = new Map<number, SizeRuns>();

@@ -4,6 +4,7 @@
  * push-mode MemberRegistrations, each with its member cluster's provider.
  */
 import * as k8s from "@pulumi/kubernetes";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { EtcdCluster } from "../../components/etcdCluster";
 import { KarmadaControlPlane } from "../../components/karmadaControlPlane";
@@ -12,12 +13,22 @@ import { CrdSource } from "../../lib/crds";
 
 const pem = (label: string) => `-----BEGIN ${label}-----\nbench\n-----END ${label}-----\n`;
 
-/** The release's CRD bundle from the test bed when built, else the unit tests' small fixture bundle. */
+/**
+ * The release's CRD bundle from the test bed (`TESTBED_KARMADA_CRDS`, which bench/graph.ts sets from
+ * scripts/testbed/env.sh) when built, else the unit tests' small fixture bundle.
+ */
 export function benchCrdSource(): CrdSource {
   const tarball = process.env.TESTBED_KARMADA_CRDS;
-  return tarball
+  return tarball && existsSync(tarball)
     ? { kind: "path", path: tarball }
     : { kind: "path", path: join(__dirname, "../../test/fixtures/crds") };
+}
+
+/** How the bench's output names a CRD source: the release's bundle, or the fixture (fewer CRDs). */
+export function describeCrdSource(source: CrdSource): string {
+  return source.kind === "path" && source.path.endsWith(".tar.gz")
+    ? `the release's (${source.path})`
+    : "test/fixtures/crds (the test bed is not built: fewer CRDs than a release has)";
 }
 
 /** Registers the estate: host provider, etcd, control plane, then `members` push members. */
