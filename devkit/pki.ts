@@ -1,0 +1,203 @@
+/**
+ * Certificates of the test bed's clusters, made with openssl: a CA (generated, or one the caller brings
+ * so that certificates issued elsewhere are trusted), serving and client leaves, and the
+ * service-account key pair.
+ */
+import { execFileSync } from "child_process";
+import { randomBytes } from "crypto";
+import * as fs from "fs";
+import * as path from "path";
+
+/** A CA certificate and its private key (PEM). */
+export interface CaPair {
+  readonly certPem: string;
+  readonly keyPem: string;
+}
+
+/** Paths of the files {@link issueClusterPki} wrote. */
+export interface ClusterPkiFiles {
+  readonly caCert: string;
+  readonly caKey: string;
+  readonly servingCert: string;
+  readonly servingKey: string;
+  readonly adminCert: string;
+  readonly adminKey: string;
+  readonly saKey: string;
+  readonly saPub: string;
+}
+
+/** What {@link issueClusterPki} issues. */
+export interface ClusterPkiOptions {
+  /** Cluster name, for the generated CA's common name. */
+  readonly clusterName: string;
+  /** Loopback address the API server listens on; goes into the serving certificate's SANs. */
+  readonly address: string;
+  /** First IP of the service range (the in-cluster `kubernetes` Service); a SAN only, never bound. */
+  readonly serviceIp: string;
+  /** CA to sign with. @default - a new CA named after the directory */
+  readonly ca?: CaPair;
+  /** Validity of issued leaves, in days. @default 30 */
+  readonly days?: number;
+}
+
+function openssl(args: string[], cwd: string): void {
+  execFileSync("openssl", args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
+}
+
+/** Generates a self-signed RSA CA into `dir/<name>.crt|.key` and returns it. */
+export function generateCa(dir: string, commonName: string, name = "ca"): CaPair {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  openssl(
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "3650",
+      "-keyout",
+      `${name}.key`,
+      "-out",
+      `${name}.crt`,
+      "-subj",
+      `/CN=${commonName}`,
+      "-addext",
+      "basicConstraints=critical,CA:TRUE",
+      "-addext",
+      "keyUsage=critical,keyCertSign,cRLSign,digitalSignature",
+    ],
+    dir,
+  );
+  fs.chmodSync(path.join(dir, `${name}.key`), 0o600);
+  return {
+    certPem: fs.readFileSync(path.join(dir, `${name}.crt`), "utf8"),
+    keyPem: fs.readFileSync(path.join(dir, `${name}.key`), "utf8"),
+  };
+}
+
+/**
+ * Issues `dir/<name>.crt|.key` signed by the CA in `dir/ca.crt|.key`, with the given subject (openssl
+ * form, `/O=…/CN=…`) and x509v3 extension lines.
+ */
+export function issueLeaf(
+  dir: string,
+  name: string,
+  subject: string,
+  extensions: string[],
+  days: number,
+): void {
+  openssl(
+    [
+      "req",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      `${name}.key`,
+      "-out",
+      `${name}.csr`,
+      "-subj",
+      subject,
+    ],
+    dir,
+  );
+  fs.chmodSync(path.join(dir, `${name}.key`), 0o600);
+  fs.writeFileSync(path.join(dir, `${name}.ext`), `${extensions.join("\n")}\n`);
+  openssl(
+    [
+      "x509",
+      "-req",
+      "-in",
+      `${name}.csr`,
+      "-CA",
+      "ca.crt",
+      "-CAkey",
+      "ca.key",
+      // a random serial instead of a ca.srl file next to the CA
+      "-set_serial",
+      `0x${randomBytes(16).toString("hex")}`,
+      "-days",
+      String(days),
+      "-extfile",
+      `${name}.ext`,
+      "-out",
+      `${name}.crt`,
+    ],
+    dir,
+  );
+  fs.rmSync(path.join(dir, `${name}.csr`));
+  fs.rmSync(path.join(dir, `${name}.ext`));
+}
+
+/** Leaf extensions of a client certificate. */
+export const CLIENT_EXTENSIONS: readonly string[] = [
+  "basicConstraints=critical,CA:FALSE",
+  "keyUsage=critical,digitalSignature,keyEncipherment",
+  "extendedKeyUsage=clientAuth",
+];
+
+/** Leaf extensions of a serving certificate for `sans` (`IP:…`, `DNS:…`). */
+export function servingExtensions(sans: readonly string[]): string[] {
+  return [
+    "basicConstraints=critical,CA:FALSE",
+    "keyUsage=critical,digitalSignature,keyEncipherment",
+    "extendedKeyUsage=serverAuth",
+    `subjectAltName=${sans.join(",")}`,
+  ];
+}
+
+/** The SANs of a cluster's API server: its address, the `kubernetes` Service's IP and names. */
+export function apiServerSans(address: string, serviceIp: string): string[] {
+  return [
+    `IP:${address}`,
+    `IP:${serviceIp}`,
+    "DNS:localhost",
+    "DNS:kubernetes",
+    "DNS:kubernetes.default",
+    "DNS:kubernetes.default.svc",
+    "DNS:kubernetes.default.svc.cluster.local",
+  ];
+}
+
+/** Writes the service-account signing key pair `dir/sa.key` (0600) and `dir/sa.pub`. */
+export function generateServiceAccountKey(dir: string): void {
+  openssl(["genrsa", "-out", "sa.key", "2048"], dir);
+  fs.chmodSync(path.join(dir, "sa.key"), 0o600);
+  openssl(["rsa", "-in", "sa.key", "-pubout", "-out", "sa.pub"], dir);
+}
+
+/**
+ * Writes the cluster's PKI into `dir` (created if needed). Issuing again into the same directory replaces
+ * the leaves and keeps nothing stale; the CA is rewritten from `options.ca` or generated anew.
+ */
+export function issueClusterPki(dir: string, options: ClusterPkiOptions): ClusterPkiFiles {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (options.ca) {
+    fs.writeFileSync(path.join(dir, "ca.crt"), options.ca.certPem);
+    fs.writeFileSync(path.join(dir, "ca.key"), options.ca.keyPem, { mode: 0o600 });
+  } else {
+    generateCa(dir, `loopback-${options.clusterName}-ca`);
+  }
+  const days = options.days ?? 30;
+  issueLeaf(
+    dir,
+    "apiserver",
+    "/CN=kube-apiserver",
+    servingExtensions(apiServerSans(options.address, options.serviceIp)),
+    days,
+  );
+  issueLeaf(dir, "admin", "/O=system:masters/CN=loopback-admin", [...CLIENT_EXTENSIONS], days);
+  generateServiceAccountKey(dir);
+  const file = (name: string) => path.join(dir, name);
+  return {
+    caCert: file("ca.crt"),
+    caKey: file("ca.key"),
+    servingCert: file("apiserver.crt"),
+    servingKey: file("apiserver.key"),
+    adminCert: file("admin.crt"),
+    adminKey: file("admin.key"),
+    saKey: file("sa.key"),
+    saPub: file("sa.pub"),
+  };
+}
