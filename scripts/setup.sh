@@ -3,14 +3,18 @@
 # commands run this first; .ci/run runs the same steps as its own tiers):
 #   1. system packages (apt-get, as root): sshd/ssh for the loopback hosts, openssl, jq, shellcheck, curl,
 #      xz (the engine archive), systemd-analyze (unit checks), ss (the host scripts' port checks),
-#      graphviz (the pictures in docs/)
+#      graphviz (the pictures in docs/); for real nodes and their images: skopeo (checks and copies the
+#      OCI images), busybox-static (the shell and tools inside the images), setcap (CoreDNS's file
+#      capability), containerd, runc, the CNI plugins, nft, conntrack, and docker-registry (a local registry)
 #   2. npm dependencies (npm ci, unless node_modules matches package-lock.json)
 #   3. the test bed: the Pulumi engine from ../shared/engine (sha256-checked) and etcd, kube-apiserver,
-#      kube-controller-manager and Karmada built from Go modules (skipped when already in the cache);
+#      kube-controller-manager, Karmada, the node binaries, CoreDNS, local-path-provisioner and our pause
+#      built from Go modules, and their container images (skipped when already in the cache);
 #      `testbed` also builds the oldest catalog release the tests upgrade from, `estate` only what the
-#      local estates (npm start) run
+#      local estate (npm start) runs, `containerized` what the containerized estate on real nodes runs
+#      (npm run start:containerized: the lab's node binaries and the images too)
 #
-# usage: scripts/setup.sh [packages|npm|testbed|estate ...]   (default: packages npm testbed)
+# usage: scripts/setup.sh [packages|npm|testbed|estate|containerized ...]   (default: packages npm testbed)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -19,7 +23,9 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 # apt package → a command it provides
 declare -A PACKAGES=([openssh-server]=/usr/sbin/sshd [openssh-client]=ssh [openssl]=openssl [jq]=jq
   [shellcheck]=shellcheck [curl]=curl [xz-utils]=xz [systemd]=systemd-analyze [iproute2]=ss
-  [graphviz]=dot)
+  [graphviz]=dot [skopeo]=skopeo [busybox-static]=/bin/busybox [libcap2-bin]=/usr/sbin/setcap
+  [containerd]=containerd [runc]=/usr/sbin/runc [containernetworking-plugins]=/usr/lib/cni/bridge
+  [nftables]=/usr/sbin/nft [conntrack]=/usr/sbin/conntrack [docker-registry]=docker-registry)
 
 system_packages() {
   local need=() pkg
@@ -53,6 +59,10 @@ estate() {
   scripts/testbed/build.sh engine etcd kube karmada
 }
 
+containerized() {
+  scripts/testbed/build.sh engine etcd kube karmada node coredns local-path-provisioner pause images
+}
+
 steps=("$@")
 ((${#steps[@]})) || steps=(packages npm testbed)
 for step in "${steps[@]}"; do
@@ -61,8 +71,9 @@ for step in "${steps[@]}"; do
     npm) npm_dependencies ;;
     testbed) testbed ;;
     estate) estate ;;
+    containerized) containerized ;;
     *)
-      echo "unknown step: $step (packages, npm, testbed, estate)" >&2
+      echo "unknown step: $step (packages, npm, testbed, estate, containerized)" >&2
       exit 2
       ;;
   esac

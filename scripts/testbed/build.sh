@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Build the test-bed binaries (etcd, kube-apiserver, kube-controller-manager, Karmada) with the ordinary
-# Go toolchain from the Go module proxy, and install the Pulumi engine (CLI, language hosts, provider
-# plugins) from its prebuilt archives after checking their sha256, into a cache dir outside the repo,
-# one <name>-<version> dir per component, skipping what is already there.
+# Build the test-bed binaries (etcd, Kubernetes control plane and node, Karmada, CoreDNS,
+# local-path-provisioner, our pause) with the ordinary Go toolchain from the Go module proxy, their
+# container images (one OCI layout), and install the Pulumi engine (CLI, language hosts, provider plugins)
+# from its prebuilt archives after checking their sha256, into a cache dir outside the repo, one
+# <name>-<version> dir per component, skipping what is already there.
 #
 # usage: scripts/testbed/build.sh [component ...]     (default: all, in this order)
-#   components: engine etcd kube karmada kube-previous karmada-previous
-#   (the *-previous ones: the oldest catalog release and its kube, for the version-upgrade drill)
+#   components: engine etcd kube karmada kube-previous karmada-previous node coredns
+#               local-path-provisioner pause images
+#   (the *-previous ones: the oldest catalog release and its kube, for the version-upgrade drill;
+#    images packs the binaries of kube etcd karmada pause coredns local-path-provisioner)
 # env:
 #   PULUMI_KARMADA_CACHE     cache base (default ~/.cache/pulumi-karmada); the test bed is in <base>/testbed
 #   PULUMI_KARMADA_ENGINE_DIR  the engine archives + SHA256SUMS (default: ../shared/engine beside the repo)
@@ -17,9 +20,12 @@ set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
+# The image recipe (component images): devkit/images/images.sh.
+# shellcheck source-path=SCRIPTDIR source=../../devkit/images/images.sh
+. "$TESTBED_DEVKIT_IMAGES/images.sh"
 
 usage() {
-  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 # Typical cold build time of each component in seconds (the upper end of what was measured on
@@ -29,7 +35,12 @@ typical_seconds() {
     etcd) echo 180 ;;
     engine) echo 60 ;;
     kube) echo 600 ;;
-    karmada) echo 450 ;;
+    karmada) echo 600 ;;
+    node) echo 600 ;;
+    coredns) echo 400 ;;
+    local-path-provisioner) echo 450 ;;
+    pause) echo 60 ;;
+    images) echo 300 ;;
     *) echo 600 ;;
   esac
 }
@@ -165,35 +176,61 @@ staging_version() {
   return 1
 }
 
-build_kube() {
-  local out="$1/bin" w gomod minor staging line KUBE_VERSION="${2:-$KUBE_VERSION}"
-  local kv="${KUBE_VERSION#v}"
-  minor="${kv#*.}"
-  minor="${minor%%.*}"
-  staging="v0.${kv#*.}"
-  w="$(new_wrapper "kube-$KUBE_VERSION")"
+# kube_wrapper NAME VERSION: a fresh wrapper module requiring k8s.io/kubernetes VERSION, cwd set to it.
+# k8s.io/kubernetes replaces each staging module with ./staging/src/k8s.io/<name>: point each one at the
+# published k8s.io/<name> v0.<minor>.<patch> instead; keep remote replaces as they are.
+kube_wrapper() {
+  local version="$2" w gomod line staging="v0.${2#v*.}"
+  w="$(new_wrapper "$1")"
   cd "$w"
-  gomod="$(gomod_of "k8s.io/kubernetes@$KUBE_VERSION")"
-  # k8s.io/kubernetes replaces each staging module with ./staging/src/k8s.io/<name>: point each one at
-  # the published k8s.io/<name> v0.<minor>.<patch> instead; keep remote replaces as they are.
+  gomod="$(gomod_of "k8s.io/kubernetes@$version")"
   copy_remote_replaces "$gomod"
   while IFS= read -r line; do
     case "$line" in k8s.io/sample-*) continue ;; esac # examples, not used by the binaries
     go mod edit -replace="$line=$line@$(staging_version "$line" "$staging")"
   done < <(go mod edit -json "$gomod" | jq -r '.Replace // [] | .[] | select(.New.Version == null) | .Old.Path')
-  go mod edit -require="k8s.io/kubernetes@$KUBE_VERSION"
-  go get "k8s.io/kubernetes/cmd/kube-apiserver@$KUBE_VERSION" "k8s.io/kubernetes/cmd/kube-controller-manager@$KUBE_VERSION"
-  local ld=""
+  go mod edit -require="k8s.io/kubernetes@$version"
+}
+
+# kube_ldflags VERSION: the version stamps `make` would set (what --version prints), fixed build date.
+kube_ldflags() {
+  local version="$1" minor p
+  minor="${version#v*.}"
+  minor="${minor%%.*}"
   for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
-    ld+=" -X $p.gitVersion=$KUBE_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
-    ld+=" -X $p.buildDate=1970-01-01T00:00:00Z"
+    printf ' -X %s' "$p.gitVersion=$version" "$p.gitMajor=1" "$p.gitMinor=$minor" "$p.gitTreeState=clean" \
+      "$p.buildDate=1970-01-01T00:00:00Z"
   done
-  for b in kube-apiserver kube-controller-manager; do
+}
+
+# kube_build OUT NAME VERSION CMD...: build k8s.io/kubernetes/cmd/<CMD> at VERSION into OUT/<CMD>, in the
+# wrapper module NAME.
+kube_build() {
+  local out="$1" name="$2" version="$3" b ld pkgs=()
+  shift 3
+  kube_wrapper "$name" "$version"
+  for b in "$@"; do pkgs+=("k8s.io/kubernetes/cmd/$b@$version"); done
+  go get "${pkgs[@]}"
+  ld="$(kube_ldflags "$version")"
+  for b in "$@"; do
     log "go build $b"
     # shellcheck disable=SC2086 # $ld is a list of flags
     go_build "$out/$b" "k8s.io/kubernetes/cmd/$b" $ld
   done
-  "$out/kube-apiserver" --version
+}
+
+# The control plane: kube-apiserver and kube-controller-manager ($2: the version, for kube-previous).
+build_kube() {
+  local version="${2:-$KUBE_VERSION}"
+  kube_build "$1/bin" "kube-$version" "$version" kube-apiserver kube-controller-manager
+  "$1/bin/kube-apiserver" --version
+}
+
+# What a real node runs besides the container runtime, and kubectl: always KUBE_VERSION.
+build_node() {
+  kube_build "$1/bin" "node-$KUBE_VERSION" "$KUBE_VERSION" kubelet kube-proxy kube-scheduler kubectl
+  "$1/bin/kubelet" --version
+  "$1/bin/kubectl" version --client
 }
 
 build_karmada() {
@@ -201,12 +238,14 @@ build_karmada() {
   w="$(new_wrapper "karmada-$KARMADA_VERSION")"
   cd "$w"
   go mod edit -require="github.com/karmada-io/karmada@$KARMADA_VERSION"
-  local cmds=(controller-manager scheduler webhook aggregated-apiserver agent karmadactl descheduler)
+  # every component and addon (cmd/ dir names; karmada-search's dir has the prefix already)
+  local cmds=(controller-manager scheduler webhook aggregated-apiserver agent karmadactl descheduler karmada-search
+    metrics-adapter scheduler-estimator)
   local pkgs=()
   for c in "${cmds[@]}"; do pkgs+=("github.com/karmada-io/karmada/cmd/$c@$KARMADA_VERSION"); done
   go get "${pkgs[@]}"
   for c in "${cmds[@]}"; do
-    name="karmada-$c"
+    name="karmada-${c#karmada-}"
     [[ "$c" == karmadactl ]] && name=karmadactl
     log "go build $name"
     go_build "$out/$name" "github.com/karmada-io/karmada/cmd/$c" \
@@ -222,6 +261,50 @@ build_karmada() {
   chmod -R u+w "$w/crds"
   tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -czf "$dir/crds.tar.gz" -C "$w" crds
   tar -tzf "$dir/crds.tar.gz" | sed -n 1,5p
+}
+
+# go_module_build DIR NAME MODULE@VERSION [ldflags...]: build the main package at a module's root (no
+# replace directives to carry over) into DIR/bin/NAME, in a wrapper module.
+go_module_build() {
+  local dir="$1" name="$2" modver="$3"
+  shift 3
+  local w
+  w="$(new_wrapper "$name-${modver#*@}")"
+  cd "$w"
+  go mod edit -require="$modver"
+  go get "$modver"
+  log "go build $name"
+  go_build "$dir/bin/$name" "${modver%@*}" "$@"
+}
+
+# CoreDNS: its version is a constant (coremain.CoreVersion); GitCommit, which `make` sets from git, stays
+# empty (there is no checkout).
+build_coredns() {
+  go_module_build "$1" coredns "github.com/coredns/coredns@$COREDNS_VERSION"
+  "$1/bin/coredns" -version
+}
+
+build_local_path_provisioner() {
+  go_module_build "$1" local-path-provisioner \
+    "github.com/rancher/local-path-provisioner@$LOCAL_PATH_PROVISIONER_VERSION" \
+    "-X main.VERSION=$LOCAL_PATH_PROVISIONER_VERSION"
+  "$1/bin/local-path-provisioner" --version
+}
+
+# Our own pause (devkit/images/pause: no dependencies, built in place). source.sha256 records which source
+# it was built from (tb_present).
+build_pause() {
+  cd "$TESTBED_DEVKIT_IMAGES/pause"
+  log "go build pause"
+  GOWORK=off go build -trimpath -ldflags "-s -w -X main.version=$PAUSE_VERSION" -o "$1/bin/pause" .
+  "$1/bin/pause" -v
+  echo "$TESTBED_PAUSE_KEY" >"$1/source.sha256"
+}
+
+# The container images of everything above (devkit/images/images.sh).
+build_images() {
+  images_build "$1"
+  cat "$1/images.tsv"
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -262,7 +345,8 @@ run_component() {
   set +e
   (
     set -euo pipefail
-    "build_$(tb_kind "$c")" "$d" "$v"
+    kind="$(tb_kind "$c")" # build_<kind>, "-" as "_"
+    "build_${kind//-/_}" "$d" "$v"
   ) >"$logf" 2>&1
   rc=$?
   set -e
@@ -302,7 +386,7 @@ main() {
 
   if [[ " ${requested[*]} " != " engine " ]]; then # the Go-built components need go and jq
     command -v go >/dev/null || {
-      echo "go is not on PATH: etcd, kube and karmada are built from Go modules (install Go, or set PULUMI_KARMADA_SKIP_E2E=1)" >&2
+      echo "go is not on PATH: the test-bed binaries are built from Go modules (install Go, or set PULUMI_KARMADA_SKIP_E2E=1)" >&2
       return 1
     }
     command -v jq >/dev/null || {
@@ -330,7 +414,7 @@ main() {
     local state="missing" extra=""
     tb_present "$c" && state="present"
     [[ -n "${TIMES[$c]:-}" ]] && extra=" (this run: ${TIMES[$c]}s)"
-    printf '  %-16s %-10s %-8s%s\n' "$c" "$(tb_version "$c")" "$state" "$extra"
+    printf '  %-22s %-20s %-8s%s\n' "$c" "$(tb_version "$c")" "$state" "$extra"
   done
   if ((${#NOT_STARTED[@]})); then
     echo

@@ -1,10 +1,11 @@
 # shellcheck shell=bash
 # Source this (bash) to use the test bed built by scripts/testbed/build.sh:
 #   . scripts/testbed/env.sh            (works from any cwd)
-# Exports PATH (the bin dirs of the engine, etcd, kube, karmada in front), PULUMI_HOME (where the
+# Exports PATH (the bin dirs of the engine, etcd, kube, node, karmada in front), PULUMI_HOME (where the
 # provider plugins are installed at their exact versions), the Pulumi offline settings, one
 # TESTBED_*_BIN variable per component, TESTBED_COMPONENTS_PRESENT /
-# TESTBED_COMPONENTS_MISSING (space-separated), TESTBED_KARMADA_CRDS, TESTBED_K8S_OPENAPI, and
+# TESTBED_COMPONENTS_MISSING (space-separated), TESTBED_KARMADA_CRDS, TESTBED_K8S_OPENAPI,
+# TESTBED_IMAGES_DIR / TESTBED_IMAGES_OCI / TESTBED_IMAGES_LIST (the container images), and
 # the function testbed_has COMPONENT... (true when all of them are built).
 # Does not change shell options and never fails: missing components are just listed as missing.
 
@@ -22,6 +23,21 @@ export TESTBED_KUBE_PREVIOUS_BIN TESTBED_KARMADA_PREVIOUS_BIN TESTBED_KARMADA_PR
 TESTBED_KUBE_PREVIOUS_BIN="$(tb_dir kube-previous)/bin"
 TESTBED_KARMADA_PREVIOUS_BIN="$(tb_dir karmada-previous)/bin"
 TESTBED_KARMADA_PREVIOUS_CRDS="$(tb_dir karmada-previous)/crds.tar.gz"
+
+# What a real node runs (kubelet, kube-proxy, kube-scheduler; kubectl), on PATH; and the binaries that
+# run inside the images (CoreDNS, local-path-provisioner, our pause), off PATH.
+export TESTBED_NODE_BIN TESTBED_COREDNS_BIN TESTBED_LOCAL_PATH_PROVISIONER_BIN TESTBED_PAUSE_BIN
+TESTBED_NODE_BIN="$(tb_dir node)/bin"
+TESTBED_COREDNS_BIN="$(tb_dir coredns)/bin"
+TESTBED_LOCAL_PATH_PROVISIONER_BIN="$(tb_dir local-path-provisioner)/bin"
+TESTBED_PAUSE_BIN="$(tb_dir pause)/bin"
+# The container images (docs/testbed.md): their component dir, the OCI image layout holding all of them
+# (`skopeo copy oci:$TESTBED_IMAGES_OCI:<ref> docker://<registry>/<ref>`), and images.tsv, one line per
+# image: <ref> TAB <upstream ref it stands for> TAB <what is inside>.
+export TESTBED_IMAGES_DIR TESTBED_IMAGES_OCI TESTBED_IMAGES_LIST
+TESTBED_IMAGES_DIR="$(tb_dir images)"
+TESTBED_IMAGES_OCI="$TESTBED_IMAGES_DIR/oci"
+TESTBED_IMAGES_LIST="$TESTBED_IMAGES_DIR/images.tsv"
 
 # Karmada CRD bundle (same layout as the release asset crds.tar.gz) and the Kubernetes OpenAPI spec
 # of the pinned kube version (inside the k8s.io/kubernetes module in the Go module cache).
@@ -42,8 +58,9 @@ for _tb_c in "${TESTBED_COMPONENTS[@]}"; do
   else
     TESTBED_COMPONENTS_MISSING="${TESTBED_COMPONENTS_MISSING:+$TESTBED_COMPONENTS_MISSING }$_tb_c"
   fi
-  # Prepend each bin dir once (sourcing twice does not grow PATH); the previous release stays off PATH.
-  [[ "$_tb_c" == *-previous ]] && continue
+done
+# Prepend each bin dir once (sourcing twice does not grow PATH); the previous release stays off PATH.
+for _tb_c in "${TESTBED_PATH_COMPONENTS[@]}"; do
   _tb_d="$(tb_dir "$_tb_c")/bin"
   case ":$PATH:" in
     *":$_tb_d:"*) ;;

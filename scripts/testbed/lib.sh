@@ -14,8 +14,19 @@ TESTBED_PULUMI_HOME="$TESTBED_ROOT/pulumi-home"
 
 # All components, in build order; a plain build.sh builds (or installs) all of them. `engine` is the
 # Pulumi CLI with its language hosts and the provider plugins, installed from prebuilt archives (below).
+# The ones after karmada-previous are for real nodes and container images; `images` packs the binaries of
+# the components before it, so it comes last.
 # shellcheck disable=SC2034 # used by the scripts that source this file
-TESTBED_COMPONENTS=(engine etcd kube karmada kube-previous karmada-previous)
+TESTBED_COMPONENTS=(engine etcd kube karmada kube-previous karmada-previous node coredns local-path-provisioner
+  pause images)
+# The components whose bin dirs env.sh puts on PATH (the others' binaries run inside images, or are an
+# older release).
+# shellcheck disable=SC2034 # used by env.sh
+TESTBED_PATH_COMPONENTS=(engine etcd kube node karmada)
+
+# Our own code in the test bed: the pause program and the image recipe (devkit/images/). Their content is
+# part of the cache key of the components built from them (TESTBED_PAUSE_KEY, TESTBED_IMAGES_KEY below).
+TESTBED_DEVKIT_IMAGES="$(cd "$TESTBED_SCRIPT_DIR/../.." && pwd)/devkit/images"
 
 # Where the prebuilt Pulumi engine archives are (the CLI bundle, provider plugins, SHA256SUMS): next to the
 # repository as ../shared/engine, or PULUMI_KARMADA_ENGINE_DIR. Without them a pulumi installed the usual
@@ -39,9 +50,32 @@ tb_version() {
     karmada) echo "$KARMADA_VERSION" ;;
     kube-previous) echo "$KUBE_PREVIOUS_VERSION" ;;
     karmada-previous) echo "$KARMADA_PREVIOUS_VERSION" ;;
+    node) echo "$KUBE_VERSION" ;;
+    coredns) echo "$COREDNS_VERSION" ;;
+    local-path-provisioner) echo "$LOCAL_PATH_PROVISIONER_VERSION" ;;
+    pause) echo "$PAUSE_VERSION" ;;
+    images) echo "$KARMADA_VERSION-$TESTBED_IMAGES_KEY" ;;
     *) return 1 ;;
   esac
 }
+
+# tb_key_of FILE...: short sha256 of the lines on stdin plus the files' content (a cache key).
+tb_key_of() {
+  local sum
+  sum="$({ cat; cat -- "$@" 2>/dev/null; } | sha256sum)"
+  echo "${sum:0:12}"
+}
+
+# The pause program's source: a change rebuilds the pause component (tb_present compares source.sha256).
+TESTBED_PAUSE_KEY="$(tb_key_of "$TESTBED_DEVKIT_IMAGES/pause/go.mod" "$TESTBED_DEVKIT_IMAGES/pause/main.go" </dev/null)"
+# The images dir is images-<KARMADA_VERSION>-<key>: the key covers every packed version, the recipe, the
+# pause source and the Debian files packed as they are (busybox-static, the CA bundle), so a change of
+# any of them makes a new dir.
+TESTBED_IMAGES_KEY="$(
+  printf '%s\n' "$KUBE_VERSION" "$ETCD_VERSION" "$KARMADA_VERSION" "$COREDNS_VERSION" \
+    "$LOCAL_PATH_PROVISIONER_VERSION" "$PAUSE_VERSION" "$BUSYBOX_IMAGE_TAG" "$TESTBED_PAUSE_KEY" |
+    tb_key_of "$TESTBED_DEVKIT_IMAGES/images.sh" /bin/busybox /etc/ssl/certs/ca-certificates.crt
+)"
 
 # tb_kind COMPONENT: what the component builds (kube-previous is kube at another version).
 tb_kind() {
@@ -52,7 +86,7 @@ tb_kind() {
 tb_dir() {
   local v
   v="$(tb_version "$1")" || return 1
-  echo "$TESTBED_ROOT/$(tb_kind "$1")-$v"
+  echo "$TESTBED_ROOT/${1%-previous}-$v" # tb_kind, without a subshell (env.sh calls this often)
 }
 
 # tb_bins COMPONENT: the binaries the component puts into its bin/ dir.
@@ -61,7 +95,15 @@ tb_bins() {
     etcd) echo "etcd etcdctl etcdutl" ;;
     engine) echo "pulumi pulumi-language-nodejs pulumi-resource-pulumi-nodejs" ;;
     kube) echo "kube-apiserver kube-controller-manager" ;;
-    karmada) echo "karmada-controller-manager karmada-scheduler karmada-webhook karmada-aggregated-apiserver karmada-agent karmadactl karmada-descheduler" ;;
+    karmada)
+      echo "karmada-controller-manager karmada-scheduler karmada-webhook karmada-aggregated-apiserver karmada-agent"
+      echo "karmadactl karmada-descheduler karmada-search karmada-metrics-adapter karmada-scheduler-estimator"
+      ;;
+    node) echo "kubelet kube-proxy kube-scheduler kubectl" ;;
+    coredns) echo "coredns" ;;
+    local-path-provisioner) echo "local-path-provisioner" ;;
+    pause) echo "pause" ;;
+    images) ;; # no binaries: an OCI layout and images.tsv
     *) return 1 ;;
   esac
 }
@@ -74,9 +116,11 @@ tb_present() {
   for b in $(tb_bins "$1"); do
     [[ -x "$d/bin/$b" ]] || return 1
   done
-  if [[ "$(tb_kind "$1")" == karmada ]]; then
-    [[ -f "$d/crds.tar.gz" ]] || return 1
-  fi
+  case "${1%-previous}" in # tb_kind
+    karmada) [[ -f "$d/crds.tar.gz" ]] || return 1 ;;
+    pause) [[ "$(cat "$d/source.sha256" 2>/dev/null)" == "$TESTBED_PAUSE_KEY" ]] || return 1 ;; # edited source
+    images) [[ -f "$d/oci/index.json" && -f "$d/images.tsv" ]] || return 1 ;;
+  esac
   if [[ "$1" == engine ]]; then
     local p
     # new archives (their SHA256SUMS differs from the one installed) mean a new engine

@@ -21,9 +21,15 @@ describe("e2e tier hints", () => {
     );
   });
 
+  it("sends the node binaries and the Karmada addons to build.sh too", () => {
+    expect(
+      buildHint(["kubelet", "kubectl", "kube-proxy", "karmada-search", "karmada-scheduler-estimator"]),
+    ).toBe("run scripts/testbed/build.sh node karmada");
+  });
+
   it("sends tools the test bed does not build to the system's packages, anything else to PATH", () => {
-    expect(buildHint(["systemd-analyze", "shellcheck", "kubectl"])).toBe(
-      "install systemd shellcheck (apt-get install -y systemd shellcheck); put kubectl on PATH",
+    expect(buildHint(["systemd-analyze", "shellcheck", "skopeo", "helm"])).toBe(
+      "install systemd shellcheck skopeo (apt-get install -y systemd shellcheck skopeo); put helm on PATH",
     );
   });
 
