@@ -20,6 +20,13 @@ module.exports = {
       // fetches the upstream Go modules (Kubernetes OpenAPI schema, Karmada) once, before any unit test
       globalSetup: "<rootDir>/test/support/unitGlobalSetup.ts",
     },
-    { ...common, displayName: "e2e", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },
+    {
+      ...common,
+      displayName: "e2e",
+      testMatch: ["<rootDir>/test/e2e/**/*.test.ts"],
+      // the lab of real nodes some suites share (test/support/lab.ts): fresh for each run, gone after it
+      globalSetup: "<rootDir>/test/support/labTeardown.ts",
+      globalTeardown: "<rootDir>/test/support/labTeardown.ts",
+    },
   ],
 };

@@ -70,6 +70,13 @@ const COMPONENT_OF: Readonly<Record<string, string>> = {
   "karmada-descheduler": "karmada",
   "karmada-agent": "karmada",
   karmadactl: "karmada",
+  "karmada-search": "karmada",
+  "karmada-metrics-adapter": "karmada",
+  "karmada-scheduler-estimator": "karmada",
+  kubelet: "node",
+  "kube-proxy": "node",
+  "kube-scheduler": "node",
+  kubectl: "node",
   pulumi: "engine",
   "pulumi-language-nodejs": "engine",
 };
@@ -78,6 +85,12 @@ const COMPONENT_OF: Readonly<Record<string, string>> = {
 const SYSTEM_PACKAGE_OF: Readonly<Record<string, string>> = {
   "systemd-analyze": "systemd",
   shellcheck: "shellcheck",
+  containerd: "containerd",
+  runc: "runc",
+  skopeo: "skopeo",
+  "docker-registry": "docker-registry",
+  nft: "nftables",
+  nsenter: "util-linux",
 };
 
 /** The plugin version the installed npm SDK `@pulumi/<name>` requests (its `pulumi.version`, else its version). */

@@ -104,9 +104,18 @@ export function sshdConfig(dir: string, address: string, port: number): string {
 
 /** Options of {@link startTestBed}. */
 export interface TestBedOptions {
-  /** Host addresses are `${prefix}${2 + i}`, e.g. prefix `127.0.1.` gives 127.0.1.2, 127.0.1.3, … */
+  /** Host addresses are `${prefix}${firstHost + i}`, e.g. prefix `127.0.1.` gives 127.0.1.2, 127.0.1.3, … */
   readonly prefix: string;
   readonly count: number;
+  /** Last octet of the first host's address. @default 2 */
+  readonly firstHost?: number;
+  /**
+   * A launcher the sshds (and so every process their sessions start) run through: a lab place's
+   * (devkit/lab `labPlace`, its `enter.sh`), so that the hosts live in the lab's network, with their
+   * addresses already there (`addLabAddress`), pods reach them, and the lab's teardown stops them too.
+   * @default - none: this machine's namespace, loopback addresses
+   */
+  readonly launcher?: string;
   /** @default 2222 */
   readonly port?: number;
   /** Hosts (by index) whose sshd is not started: "unreachable" until `startSshd`. */
@@ -136,7 +145,7 @@ export async function startTestBed(options: TestBedOptions): Promise<TestBed> {
   const known: string[] = [];
   for (let i = 0; i < options.count; i++) {
     const name = `m${i + 1}`;
-    const address = `${options.prefix}${i + 2}`;
+    const address = `${options.prefix}${(options.firstHost ?? 2) + i}`;
     const hostDir = path.join(dir, name);
     const root = path.join(hostDir, "root");
     fs.mkdirSync(path.join(root, "root"), { recursive: true }); // the root and its /root, the sessions' HOME
@@ -163,7 +172,9 @@ export async function startTestBed(options: TestBedOptions): Promise<TestBed> {
         throw new Error(
           `${host.address}:${host.port} is already in use: is another test bed on ${options.prefix}x running?`,
         );
-      const child = spawn(SSHD, ["-D", "-e", "-f", path.join(hostDirOf(name), "sshd_config")], {
+      const sshd = [SSHD, "-D", "-e", "-f", path.join(hostDirOf(name), "sshd_config")];
+      const [command, ...args] = options.launcher ? [options.launcher, ...sshd] : sshd;
+      const child = spawn(command, args, {
         stdio: ["ignore", "ignore", fs.openSync(path.join(hostDirOf(name), "sshd.log"), "a")],
       });
       sshds.set(name, child);

@@ -1,0 +1,113 @@
+/**
+ * One node of a lab cluster: its own network namespace on the lab bridge, and in its own cgroup subtree
+ * containerd (Debian's, with runc and the CNI plugins), kubelet and kube-proxy (nftables mode) built by
+ * the test bed. Images come only from the lab registry: nothing is preloaded.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { ApiCredentials, apiRequest } from "../kubeClient";
+import { currentEnv, requireBinary } from "../testbed";
+import { absoluteCgroup } from "./cgroups";
+import { adminCredentials, awaitProcess, clusterFiles } from "./controlPlane";
+import { createNodeNetwork } from "./network";
+import {
+  cniConflist,
+  containerdConfig,
+  kubeProxyConfig,
+  kubeletConfig,
+  nodeFiles,
+  registryHostsToml,
+} from "./nodeConfig";
+import type { ClusterPlan, LabPlan, NodePlan } from "./plan";
+import { Place, preparePlace, startIn } from "./place";
+
+/** The place of a node's daemons (their pods go in sibling cgroups kubelet makes under the node's). */
+export function nodePlace(node: NodePlan): Place {
+  return { netns: node.netns, cgroup: `${node.cgroup}/daemons`, runDir: nodeFiles(node).runDir };
+}
+
+/** Writes every config file of the node (its client certificates come from the cluster's PKI). */
+export function writeNodeFiles(lab: LabPlan, cluster: ClusterPlan, node: NodePlan, pauseImage: string): void {
+  const f = nodeFiles(node);
+  const c = clusterFiles(cluster);
+  for (const dir of [node.dir, node.stateDir, f.cniConfDir, f.podLogsDir, f.volumesDir, f.runDir]) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+  // the local-path provisioner's helper pods run as root; the volumes' parent must be reachable by pods
+  fs.chmodSync(f.volumesDir, 0o755);
+  const write = (file: string, text: string, mode = 0o600) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text, { mode });
+  };
+  write(f.containerdConfig, containerdConfig(node, pauseImage));
+  write(path.join(f.registryHostsDir, lab.registry, "hosts.toml"), registryHostsToml(lab));
+  write(path.join(f.cniConfDir, "10-lab.conflist"), cniConflist(node));
+  // no resolver is reachable from the lab: pods that ask the node's resolver get an answer only from CoreDNS
+  write(f.resolvConf, `nameserver ${cluster.dnsIp}\n`, 0o644);
+  write(
+    f.kubeletConfig,
+    kubeletConfig(node, {
+      cgroupRoot: absoluteCgroup(node.cgroup),
+      clientCaFile: c.caCert,
+      dnsIp: cluster.dnsIp,
+    }),
+  );
+  fs.copyFileSync(c.kubeconfig(`node-${node.name}`), f.kubeletKubeconfig);
+  write(f.kubeProxyConfig, kubeProxyConfig(node, cluster.podCidr));
+  fs.copyFileSync(c.kubeconfig("kube-proxy"), f.kubeProxyKubeconfig);
+}
+
+/** Whether the Node object reports Ready. */
+export async function nodeReady(creds: ApiCredentials, name: string): Promise<boolean> {
+  const res = await apiRequest(creds, "GET", `/api/v1/nodes/${name}`);
+  if (res.status !== 200) return false;
+  const conditions = (res.body.status?.conditions ?? []) as { type: string; status: string }[];
+  return conditions.some((cond) => cond.type === "Ready" && cond.status === "True");
+}
+
+/** Starts the node (network, containerd, kubelet, kube-proxy) and resolves once the Node is Ready. */
+export async function startNode(
+  lab: LabPlan,
+  cluster: ClusterPlan,
+  node: NodePlan,
+  pauseImage: string,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const env = currentEnv();
+  const f = nodeFiles(node);
+  writeNodeFiles(lab, cluster, node, pauseImage);
+  createNodeNetwork(lab, node);
+  const place = nodePlace(node);
+  preparePlace(place);
+
+  const containerd = startIn(
+    place,
+    "containerd",
+    requireBinary("containerd"),
+    ["--config", f.containerdConfig],
+    env,
+  );
+  await awaitProcess(
+    `node ${node.name}: containerd socket`,
+    containerd,
+    async () => fs.existsSync(f.containerdSocket),
+    timeoutMs,
+  );
+  const kubelet = startIn(
+    place,
+    "kubelet",
+    requireBinary("kubelet"),
+    [
+      `--config=${f.kubeletConfig}`,
+      `--kubeconfig=${f.kubeletKubeconfig}`,
+      `--hostname-override=${node.name}`,
+      `--node-ip=${node.address}`,
+      `--root-dir=${f.kubeletRoot}`,
+      `--node-labels=lab.pulumi-karmada.dev/cluster=${cluster.name}`,
+    ],
+    env,
+  );
+  startIn(place, "kube-proxy", requireBinary("kube-proxy"), [`--config=${f.kubeProxyConfig}`], env);
+  const creds = adminCredentials(cluster);
+  await awaitProcess(`node ${node.name}: Ready`, kubelet, () => nodeReady(creds, node.name), timeoutMs);
+}
