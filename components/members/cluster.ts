@@ -18,7 +18,9 @@ export function readMemberKubeSystem(ctx: MemberContext): k8s.core.v1.Namespace 
 
 /**
  * A provider for karmada-apiserver that adopts an existing object instead of failing on it: in pull
- * mode the agent may register the Cluster before Pulumi declares it (it creates it at start-up).
+ * mode the agent may register the Cluster before Pulumi declares it (it creates it at start-up). Made
+ * once the Cluster API serves: a kubernetes provider that finds its cluster unreachable when it is
+ * configured keeps failing every object it manages ("configured Kubernetes cluster is unreachable").
  */
 export function adoptingKarmadaProvider(ctx: MemberContext): k8s.Provider {
   return new k8s.Provider(
@@ -29,7 +31,7 @@ export function adoptingKarmadaProvider(ctx: MemberContext): k8s.Provider {
       upsertExistingObjects: true,
       deleteUnreachable: true,
     },
-    { parent: ctx.parent },
+    { parent: ctx.parent, dependsOn: ctx.controlPlane.clusterApiReady },
   );
 }
 

@@ -179,13 +179,17 @@ describe("MemberRegistration, pull mode (karmadactl register)", () => {
     );
   });
 
-  it("declares the Cluster after the agent through an adopting provider, so it is deleted before the agent", () => {
+  it("declares the Cluster after the agent through an adopting provider made once the Cluster API serves, so it is deleted before the agent", () => {
     for (const cluster of ["direct", "token"]) {
       const { mine, objects } = parts(cluster);
       const obj = objects.get(`Cluster//${cluster}`)!;
       const adopt = mine.find((r) => r.name === `${cluster}-karmada-adopt`)!;
       // provider inputs travel as JSON strings
       expect(adopt.inputs.upsertExistingObjects).toBe("true");
+      // configured only once karmada-apiserver serves: a provider that found it unreachable keeps failing
+      expect(adopt.dependencies).toContain(
+        objectsOf(estate.records).get("APIService//v1alpha1.cluster.karmada.io")!.urn,
+      );
       expect(through(obj, adopt)).toBe(true);
       const deps = transitiveDependencies(estate.records, obj);
       expect(deps.has(objects.get("Deployment/karmada-system/karmada-agent")!.urn)).toBe(true);
