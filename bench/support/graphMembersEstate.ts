@@ -16,7 +16,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { buildEstate } from "../../stacks/estate";
-import { crdSourceForTests } from "../../test/support/engine/estateFixture";
+import { crdSourceForTests } from "../../test/support/engine/crds";
 import { createEngineEnv, EngineEnv } from "../../test/support/engine/env";
 import { inlineProgramStack } from "../../test/support/engine/workspace";
 import {

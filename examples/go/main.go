@@ -27,24 +27,21 @@ func main() {
 		}
 		onHost := pulumi.Providers(host)
 
-		// False only where pods never start (the test bed has no kubelet).
-		awaitWorkloads := true
-		if v, err := cfg.TryBool("awaitWorkloads"); err == nil {
-			awaitWorkloads = v
-		}
 		replicas := 3
 		if v, err := cfg.TryInt("etcdReplicas"); err == nil {
 			replicas = v
 		}
 		namespace, mode := "karmada-system", karmada.EtcdModeInCluster
-		etcd, err := karmada.NewEtcdCluster(ctx, "etcd", &karmada.EtcdClusterArgs{
-			Mode: &mode,
-			InCluster: &karmada.EtcdClusterInClusterArgs{
-				Namespace:      &namespace,
-				Replicas:       &replicas,
-				AwaitWorkloads: &awaitWorkloads,
-			},
-		}, onHost)
+		if v := cfg.Get("namespace"); v != "" {
+			namespace = v
+		}
+		inCluster := &karmada.EtcdClusterInClusterArgs{Namespace: &namespace, Replicas: &replicas}
+		// A private registry mirroring every image (offline installs): the control plane's images are
+		// rewritten by images.registry; etcd's image is its own setting.
+		if v := cfg.Get("etcdImage"); v != "" {
+			inCluster.Image = &v
+		}
+		etcd, err := karmada.NewEtcdCluster(ctx, "etcd", &karmada.EtcdClusterArgs{Mode: &mode, InCluster: inCluster}, onHost)
 		if err != nil {
 			return err
 		}
@@ -53,14 +50,18 @@ func main() {
 		if v := cfg.Get("externalEndpoint"); v != "" {
 			endpoint = v
 		}
+		// a cloud load balancer by default; NodePort where the platform has none in front of its nodes
 		serviceType := karmada.ApiServerServiceTypeLoadBalancer
-		args := &karmada.KarmadaControlPlaneArgs{
-			Etcd:           etcd,
-			AwaitWorkloads: &awaitWorkloads,
-			ApiServer: &karmada.ApiServerExposureConfigArgs{
-				ServiceType:      &serviceType,
-				ExternalEndpoint: &endpoint,
-			},
+		if v := cfg.Get("apiServerServiceType"); v != "" {
+			serviceType = karmada.ApiServerServiceType(v)
+		}
+		apiServer := &karmada.ApiServerExposureConfigArgs{ServiceType: &serviceType, ExternalEndpoint: &endpoint}
+		if v, err := cfg.TryInt("nodePort"); err == nil {
+			apiServer.NodePort = &v
+		}
+		args := &karmada.KarmadaControlPlaneArgs{Etcd: etcd, Namespace: &namespace, ApiServer: apiServer}
+		if registry := cfg.Get("imageRegistry"); registry != "" {
+			args.Images = &karmada.ImageSettingsArgs{Registry: &registry}
 		}
 		// Bring your own Karmada CA when the platform has one; otherwise the component generates it.
 		if caCert := cfg.Get("karmadaCaCert"); caCert != "" {

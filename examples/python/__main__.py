@@ -20,18 +20,18 @@ host = k8s.Provider(
 )
 on_host = pulumi.ResourceOptions(providers={"kubernetes": host})
 
-# False only where pods never start (the test bed has no kubelet).
-await_workloads = config.get_bool("awaitWorkloads")
-if await_workloads is None:
-    await_workloads = True
+namespace = config.get("namespace") or "karmada-system"
+# A private registry mirroring every image (offline installs): the control plane's images are rewritten
+# by `images.registry`; etcd's image is its own setting.
+registry = config.get("imageRegistry")
 
 etcd = karmada.EtcdCluster(
     "etcd",
     mode="inCluster",
     in_cluster={
-        "namespace": "karmada-system",
+        "namespace": namespace,
         "replicas": config.get_int("etcdReplicas") or 3,
-        "await_workloads": await_workloads,
+        "image": config.get("etcdImage"),
     },
     opts=on_host,
 )
@@ -45,9 +45,12 @@ crds_path = config.get("crdsPath")
 control_plane = karmada.KarmadaControlPlane(
     "karmada",
     etcd=etcd,
-    await_workloads=await_workloads,
+    namespace=namespace,
+    images={"registry": registry} if registry else None,
+    # a cloud load balancer by default; NodePort where the platform has none in front of its nodes
     api_server={
-        "service_type": "LoadBalancer",
+        "service_type": config.get("apiServerServiceType") or "LoadBalancer",
+        "node_port": config.get_int("nodePort"),
         "external_endpoint": config.get("externalEndpoint") or "karmada.example.com:5443",
     },
     components={"scheduler": {"replicas": 2}},

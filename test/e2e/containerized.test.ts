@@ -1,194 +1,372 @@
 /**
- * The containerized control plane through the real engine (Automation API, real CLI and Node.js host,
- * real tls and kubernetes providers) against real API servers on loopback addresses: the repository's
- * stacks program, `up`, idempotent re-`up`, a one-component image change, a rotation preview and `destroy`.
- *
- * The test bed has no kubelet: pods never run, so `awaitWorkloads: false` (pulumi.com/skipAwait) is
- * required, and karmada-apiserver is played by a second kube-apiserver process (see estateFixture.ts).
+ * The containerized estate for real: the repository's stacks program deployed by the real engine (the
+ * Automation API, the real CLI, Node.js host, tls and kubernetes providers) onto the e2e lab's host
+ * cluster of three real nodes (kubelet + containerd), with the library's own PKI and nothing stood in.
+ * Every pod is a real pull from the lab registry (`images.registry`: the offline install). The etcd
+ * StatefulSet forms a quorum over peer TLS on claims bound by node-local storage; karmada-apiserver serves
+ * through the Karmada CA the library generated; the aggregated API is Available; a push member and a pull
+ * member (its karmada-agent a Pod with the identity the library gives it) become Ready; a workload
+ * propagated through Karmada runs on the members' nodes. Then the day-2 checks on the same estate: a
+ * quiet second `up`, an image-change preview and its PR summary, a certificate rotation that rolls the
+ * pods, drift repaired, and `destroy` that keeps etcd's data.
  */
 import { execFileSync } from "child_process";
 import * as path from "path";
-import { findRelease, DEFAULT_KARMADA_VERSION, resolveImage } from "../../lib/catalog";
+import { findRelease, DEFAULT_KARMADA_VERSION, KarmadaComponent, resolveImage } from "../../lib/catalog";
 import { objectNames } from "../../lib/controlplane/names";
 import { kubeResourceName } from "../../lib/kube/apply";
 import { parseUrn } from "../../lib/preview/urn";
 import { CERTIFICATES_CHECKSUM_ANNOTATION } from "../../lib/manifests/workloads/metadata";
+import { memberObjectNames } from "../../lib/members/names";
+import { clusterFiles } from "../../devkit/lab/controlPlane";
+import { nodeFiles } from "../../devkit/lab/nodeConfig";
+import { clusterOf } from "../../devkit/lab/plan";
+import { REPO_ROOT, requireBinary, testbedEnv } from "../../devkit/testbed";
 import {
-  EstateFixture,
-  KubeObjectInState,
+  StateResource,
   changedResources,
   describeChanges,
   e2eTier,
   kubeObjectsInState,
   leafCertificateResources,
   recordSteps,
-  startEstateFixture,
-  StateResource,
   stateResources,
 } from "../support/engine";
+import { LabEstate, labEstate } from "../support/engine/labEstate";
 import {
-  REPO_ROOT,
+  ApiCredentials,
   ObjectLocator,
+  apiGet,
   apiRequest,
   credentialsFromKubeconfig,
-  describeRef,
   listNames,
   waitFor,
 } from "../support/kube";
+import { LAB_NEEDS } from "../support/lab";
 
 jest.setTimeout(30 * 60_000);
 
-const tier = e2eTier("containerized control plane, real engine (test/e2e/containerized.test.ts)", {
-  binaries: ["pulumi", "pulumi-language-nodejs", "etcd", "kube-apiserver", "kube-controller-manager"],
-  plugins: ["tls", "random", "kubernetes"],
-});
+const tier = e2eTier(
+  "containerized estate on real nodes, real engine (test/e2e/containerized.test.ts)",
+  LAB_NEEDS,
+);
 
 const NAMESPACE = "karmada-system";
 const inControlPlane = (urn: string) => urn.includes("::karmada:index:KarmadaControlPlane$");
+const deploymentUrnName = (name: KarmadaComponent) =>
+  kubeResourceName("karmada", {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: objectNames.workload(name), namespace: NAMESPACE },
+  });
+const CONTROLLER_MANAGER_DEPLOYMENT = deploymentUrnName("karmada-controller-manager");
+const SCHEDULER_DEPLOYMENT = deploymentUrnName("karmada-scheduler");
 
-const CONTROLLER_MANAGER_DEPLOYMENT = kubeResourceName("karmada", {
-  apiVersion: "apps/v1",
-  kind: "Deployment",
-  metadata: { name: objectNames.workload("karmada-controller-manager"), namespace: NAMESPACE },
-});
-const SCHEDULER_DEPLOYMENT = kubeResourceName("karmada", {
-  apiVersion: "apps/v1",
-  kind: "Deployment",
-  metadata: { name: objectNames.workload("karmada-scheduler"), namespace: NAMESPACE },
-});
+/** `kubectl` as a lab cluster's admin. */
+function kubectl(estate: LabEstate, cluster: string, args: readonly string[]): string {
+  return execFileSync(
+    requireBinary("kubectl"),
+    ["--kubeconfig", clusterFiles(clusterOf(estate.lab.plan, cluster)).kubeconfig("admin"), ...args],
+    { encoding: "utf8", env: testbedEnv().env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+}
 
-tier.describe("containerized control plane on loopback API servers (real engine)", () => {
-  let fx: EstateFixture;
+/** The pods of a namespace: name, node, phase, every container ready, images. */
+async function podsOf(creds: ApiCredentials, namespace: string) {
+  const list = await apiGet(creds, `/api/v1/namespaces/${namespace}/pods`);
+  return (list.items as any[]).map((p) => ({
+    name: p.metadata.name as string,
+    node: p.spec.nodeName as string,
+    phase: p.status.phase as string,
+    ready:
+      (p.status.containerStatuses ?? []).length > 0 && p.status.containerStatuses.every((c: any) => c.ready),
+    images: [...(p.spec.initContainers ?? []), ...p.spec.containers].map((c: any) => c.image as string),
+  }));
+}
+
+const readyCondition = (obj: any, type = "Ready") =>
+  obj?.status?.conditions?.find((c: any) => c.type === type)?.status;
+
+tier.describe("containerized estate on the lab's real nodes (real engine)", () => {
+  let estate: LabEstate;
   let host: ObjectLocator;
-  let karmada: ObjectLocator;
-  let deployed: KubeObjectInState[] = [];
+  let karmada: ApiCredentials;
   let etcdClaims: string[] = [];
 
   beforeAll(async () => {
-    fx = await startEstateFixture("containerized", { host: "127.0.2.10", karmadaApi: "127.0.2.11" });
-    host = new ObjectLocator(fx.host.credentials);
-    karmada = new ObjectLocator(fx.karmadaApi.credentials);
+    estate = await labEstate("containerized");
+    host = new ObjectLocator(estate.host);
   });
 
-  afterAll(async () => {
-    await fx?.stop();
-  });
+  afterAll(() => estate?.cleanup());
 
-  /** `objects` split by whether the API server of their provider has them (`provider: Kind ns/name`). */
-  async function lookUp(
-    objects: readonly KubeObjectInState[],
-  ): Promise<{ present: string[]; missing: string[] }> {
-    const found = { present: [] as string[], missing: [] as string[] };
-    for (const o of objects) {
-      const live = await (o.providerName === "host" ? host : karmada).get(o);
-      found[live ? "present" : "missing"].push(`${o.providerName}: ${describeRef(o)}`);
-    }
-    return found;
-  }
-
-  test("up: every object is accepted by the real API server it was meant for", async () => {
+  test("up: every control-plane pod Running and Ready on the host nodes, every image pulled from the lab registry", async () => {
     const steps = recordSteps();
-    const result = await fx.stack.up({ onEvent: steps.onEvent });
+    const result = await estate.stack.up({ onEvent: steps.onEvent });
     expect(result.summary.result).toBe("succeeded");
-    expect(result.outputs.apiEndpoint.value).toBe(fx.karmadaApi.server);
+    expect(result.outputs.apiEndpoint.value).toBe(estate.karmadaApiUrl);
     expect(result.outputs.adminKubeconfig.secret).toBe(true);
+    karmada = credentialsFromKubeconfig(result.outputs.adminKubeconfig.value);
 
-    deployed = kubeObjectsInState(await stateResources(fx.stack));
-    const providers = new Set(deployed.map((o) => o.providerName));
-    expect([...providers].sort()).toEqual(["host", "karmada-karmada"]);
-    const onHost = deployed.filter((o) => o.providerName === "host");
-    for (const kind of ["Deployment", "Service", "Secret", "StatefulSet"]) {
-      expect(onHost.filter((o) => o.kind === kind).length).toBeGreaterThan(0);
-    }
-    expect(
-      deployed.filter((o) => o.providerName === "karmada-karmada" && o.kind === "CustomResourceDefinition")
-        .length,
-    ).toBeGreaterThan(0);
-    expect((await lookUp(deployed)).missing).toEqual([]);
+    const pods = await podsOf(estate.host, NAMESPACE);
+    console.log(
+      `control-plane pods:\n${pods.map((p) => `  ${p.name.padEnd(48)} ${p.node.padEnd(8)} ${p.phase} ready=${p.ready}`).join("\n")}`,
+    );
+    const expected = [
+      "etcd",
+      "karmada-apiserver",
+      "karmada-aggregated-apiserver",
+      "kube-controller-manager",
+      "karmada-controller-manager",
+      "karmada-scheduler",
+      "karmada-webhook",
+    ];
+    for (const prefix of expected) expect(pods.some((p) => p.name.startsWith(`${prefix}-`))).toBe(true);
+    expect(pods.filter((p) => p.phase !== "Running" || !p.ready).map((p) => p.name)).toEqual([]);
+    // etcd's required anti-affinity: one member per host node
+    expect(new Set(pods.filter((p) => p.name.startsWith("etcd-")).map((p) => p.node)).size).toBe(3);
+    const registry = `${estate.lab.plan.registry}/karmada/`;
+    expect(pods.flatMap((p) => p.images).filter((i) => !i.startsWith(registry))).toEqual([]);
   });
 
-  test("workloads carry skipAwait and the catalog images; the StatefulSet controller made etcd's claim", async () => {
-    const scheduler = await host.get({
-      apiVersion: "apps/v1",
-      kind: "Deployment",
-      namespace: NAMESPACE,
-      name: "karmada-scheduler",
-    });
-    expect(scheduler.metadata.annotations["pulumi.com/skipAwait"]).toBe("true");
-    expect(scheduler.spec.template.spec.containers[0].image).toBe(
-      resolveImage("karmada-scheduler", findRelease(DEFAULT_KARMADA_VERSION)),
+  test("nothing preloaded: every image on every node was pulled from the lab registry", () => {
+    const refs = estate.lab.plan.clusters.flatMap((c) =>
+      c.nodes.flatMap((n) =>
+        execFileSync(
+          requireBinary("ctr"),
+          ["--address", nodeFiles(n).containerdSocket, "-n", "k8s.io", "images", "ls", "-q"],
+          {
+            encoding: "utf8",
+          },
+        )
+          .split("\n")
+          .filter((r) => r && !r.startsWith("sha256:")),
+      ),
     );
-    // no provisioner here: the claim stays Pending, which is why etcd must not be awaited either
-    await waitFor(
-      "etcd PVC",
-      async () =>
-        (await listNames(fx.host.credentials, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`))
-          .length > 0,
-      60_000,
-    );
-    etcdClaims = await listNames(
-      fx.host.credentials,
-      `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`,
-    );
+    console.log(`images pulled by the lab's nodes:\n  ${[...new Set(refs)].sort().join("\n  ")}`);
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs.filter((r) => !r.startsWith(`${estate.lab.plan.registry}/`))).toEqual([]);
   });
 
-  test("the admin kubeconfig output is trusted by, and admin on, the karmada-apiserver stand-in", async () => {
-    const creds = credentialsFromKubeconfig((await fx.stack.outputs()).adminKubeconfig.value);
-    expect(creds.server).toBe(fx.karmadaApi.server);
-    expect((await apiRequest(creds, "GET", `/api/v1/namespaces/${NAMESPACE}`)).status).toBe(200);
+  test("etcd: three members started over peer TLS, on claims bound by node-local storage", async () => {
+    const claims = await apiGet(estate.host, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`);
+    etcdClaims = (claims.items as any[]).map((c) => c.metadata.name).sort();
+    expect(etcdClaims).toEqual(["data-etcd-0", "data-etcd-1", "data-etcd-2"]);
+    expect((claims.items as any[]).map((c) => `${c.status.phase}/${c.spec.storageClassName}`)).toEqual(
+      Array(3).fill("Bound/local-path"),
+    );
+    const table = kubectl(estate, "host", [
+      "-n",
+      NAMESPACE,
+      "exec",
+      "etcd-0",
+      "--",
+      "etcdctl",
+      "--endpoints=https://127.0.0.1:2379",
+      "--cacert=/etc/etcd/pki/ca.crt",
+      "--cert=/etc/etcd/pki/server.crt",
+      "--key=/etc/etcd/pki/server.key",
+      "member",
+      "list",
+      "-w",
+      "table",
+    ]);
+    console.log(`etcd member list:\n${table}`);
+    const members = table.split("\n").filter((l) => /\| started \|/.test(l));
+    expect(members).toHaveLength(3);
+    for (const m of members)
+      expect(m).toMatch(/https:\/\/etcd-\d\.etcd\.karmada-system\.svc\.cluster\.local:2380/);
+  });
+
+  test("karmada-apiserver serves through the Karmada CA the library generated, to the admin kubeconfig it outputs", async () => {
+    const outputs = await estate.stack.outputs();
+    expect(karmada.server).toBe(estate.karmadaApiUrl);
+    expect(karmada.caPem.trim()).toBe(String(outputs.caCertPem.value).trim());
+    expect((await apiRequest(karmada, "GET", "/readyz")).status).toBe(200);
     const review = {
       apiVersion: "authorization.k8s.io/v1",
       kind: "SelfSubjectAccessReview",
       spec: { resourceAttributes: { verb: "*", group: "*", resource: "*" } },
     };
     const answer = await apiRequest(
-      creds,
+      karmada,
       "POST",
       "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
       review,
     );
     expect(answer.body.status.allowed).toBe(true);
-    for (const crd of deployed.filter((o) => o.kind === "CustomResourceDefinition")) {
-      const live = await karmada.get(crd);
-      expect(live.status.conditions.find((c: any) => c.type === "Established")?.status).toBe("True");
+    const apiService = await apiGet(
+      karmada,
+      "/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.cluster.karmada.io",
+    );
+    expect(readyCondition(apiService, "Available")).toBe("True");
+    const crds = await apiGet(karmada, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
+    expect(crds.items.length).toBeGreaterThan(10);
+    expect(
+      (crds.items as any[])
+        .filter((c) => readyCondition(c, "Established") !== "True")
+        .map((c) => c.metadata.name),
+    ).toEqual([]);
+  });
+
+  test("members: push member1 and pull member2 Ready; the agent is a Pod with the library's agent identity, not an admin", async () => {
+    await waitFor(
+      "member1 and member2 Ready in Karmada",
+      async () => {
+        const list = await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters");
+        return (list.items as any[]).filter((c) => readyCondition(c) === "True").length === 2;
+      },
+      180_000,
+      2000,
+    );
+    const clusters = await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters");
+    expect((clusters.items as any[]).map((c) => `${c.metadata.name}:${c.spec.syncMode}`).sort()).toEqual([
+      "member1:Push",
+      "member2:Pull",
+    ]);
+
+    const member2 = estate.cluster("member2");
+    const agents = await podsOf(member2, "karmada-system");
+    expect(
+      agents.filter((p) => p.name.startsWith("karmada-agent-") && p.phase === "Running" && p.ready),
+    ).toHaveLength(1);
+    // the identity the agent runs with: the kubeconfig Secret its Pod mounts
+    const secret = await apiGet(member2, "/api/v1/namespaces/karmada-system/secrets/karmada-kubeconfig");
+    const agent = credentialsFromKubeconfig(
+      Buffer.from(secret.data["karmada-kubeconfig"], "base64").toString("utf8"),
+    );
+    const subject = execFileSync("openssl", ["x509", "-noout", "-subject", "-nameopt", "RFC2253"], {
+      input: agent.certPem,
+      encoding: "utf8",
+    });
+    expect(subject.trim()).toBe(
+      `subject=CN=${memberObjectNames("member2").agentUser},O=system:karmada:agents`,
+    );
+    const may = async (verb: string, resource: string, group: string, name?: string) =>
+      (
+        await apiRequest(agent, "POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", {
+          apiVersion: "authorization.k8s.io/v1",
+          kind: "SelfSubjectAccessReview",
+          spec: { resourceAttributes: { verb, group, resource, name } },
+        })
+      ).body.status.allowed;
+    expect(await may("get", "clusters", "cluster.karmada.io", "member2")).toBe(true);
+    expect(await may("*", "*", "*")).toBe(false);
+    expect(await may("delete", "clusters", "cluster.karmada.io", "member1")).toBe(false);
+  });
+
+  test("a Deployment propagated through Karmada runs on both members' nodes; Karmada aggregates its ready replicas", async () => {
+    const image = estate.lab.image("karmada/busybox");
+    const deployment = {
+      apiVersion: "apps/v1",
+      kind: "Deployment",
+      metadata: { name: "web", namespace: "default", labels: { app: "web" } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: "web" } },
+        template: {
+          metadata: { labels: { app: "web" } },
+          spec: {
+            securityContext: { runAsNonRoot: true, runAsUser: 65532 },
+            containers: [
+              {
+                name: "web",
+                image,
+                command: [
+                  "sh",
+                  "-c",
+                  "mkdir -p /tmp/www && echo ok > /tmp/www/index.html && exec httpd -f -p 8080 -h /tmp/www",
+                ],
+                readinessProbe: { httpGet: { path: "/", port: 8080 }, periodSeconds: 2 },
+              },
+            ],
+          },
+        },
+      },
+    };
+    const policy = {
+      apiVersion: "policy.karmada.io/v1alpha1",
+      kind: "PropagationPolicy",
+      metadata: { name: "web", namespace: "default" },
+      spec: {
+        resourceSelectors: [{ apiVersion: "apps/v1", kind: "Deployment", name: "web" }],
+        placement: { clusterAffinity: { clusterNames: ["member1", "member2"] } },
+      },
+    };
+    expect(
+      (
+        await apiRequest(
+          karmada,
+          "POST",
+          "/apis/policy.karmada.io/v1alpha1/namespaces/default/propagationpolicies",
+          policy,
+        )
+      ).status,
+    ).toBe(201);
+    expect(
+      (await apiRequest(karmada, "POST", "/apis/apps/v1/namespaces/default/deployments", deployment)).status,
+    ).toBe(201);
+    for (const member of ["member1", "member2"]) {
+      await waitFor(
+        `the web pod Running and ready in ${member}`,
+        async () =>
+          (await podsOf(estate.cluster(member), "default")).some(
+            (p) => p.name.startsWith("web-") && p.phase === "Running" && p.ready,
+          ),
+        180_000,
+        2000,
+      );
     }
+    await waitFor(
+      "Karmada's aggregated status: 2 ready replicas",
+      async () =>
+        (await apiGet(karmada, "/apis/apps/v1/namespaces/default/deployments/web")).status?.readyReplicas ===
+        2,
+      120_000,
+      2000,
+    );
   });
 
   test("a second up changes nothing", async () => {
     const steps = recordSteps();
-    const result = await fx.stack.up({ onEvent: steps.onEvent });
-    expect(Object.keys(result.summary.resourceChanges ?? {})).toEqual(["same"]);
+    const result = await estate.stack.up({ onEvent: steps.onEvent });
+    // `read`: the members' kube-system Namespaces, read (not managed) for the Clusters' ids
+    expect(Object.keys(result.summary.resourceChanges ?? {}).filter((op) => op !== "read")).toEqual(["same"]);
     expect(describeChanges(steps.steps)).toEqual([]);
   });
 
-  test("a new scheduler image previews as an update of the scheduler Deployment only", async () => {
-    const image = `${resolveImage("karmada-scheduler", findRelease(DEFAULT_KARMADA_VERSION))}-e2e`;
-    await fx.configure({ components: { scheduler: { image } } });
+  test("a new scheduler image previews as an update of the scheduler Deployment only, and the PR summary says so", async () => {
+    const image = `${resolveImage("karmada-scheduler", findRelease(DEFAULT_KARMADA_VERSION), { registry: `${estate.lab.plan.registry}/karmada` })}-e2e`;
+    await estate.configure({ components: { scheduler: { image } } });
     try {
       const steps = recordSteps();
-      const preview = await fx.stack.preview({ onEvent: steps.onEvent });
+      const preview = await estate.stack.preview({ onEvent: steps.onEvent });
       expect(describeChanges(steps.steps)).toEqual([
         `kubernetes:apps/v1:Deployment ${SCHEDULER_DEPLOYMENT}: update`,
       ]);
-      expect(preview.changeSummary).toEqual({ same: expect.any(Number), update: 1 });
+      expect(preview.changeSummary).toEqual({ same: expect.any(Number), read: 2, update: 1 });
 
       // the PR summary of the same preview, through the script CI runs
-      const out = path.join(fx.engine.dir, "summary");
+      const out = path.join(estate.engine.dir, "summary");
       const markdown = execFileSync(
         path.join(REPO_ROOT, "node_modules", ".bin", "ts-node"),
         [
           "--transpile-only",
           path.join(REPO_ROOT, "scripts", "preview-summary.ts"),
           "--stack",
-          fx.stack.name,
+          estate.stack.name,
           "--cwd",
-          fx.stack.workspace.workDir,
+          estate.stack.workspace.workDir,
           "--json-out",
           `${out}.json`,
           "--markdown-out",
           `${out}.md`,
         ],
-        { env: { ...process.env, ...fx.engine.env }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+        {
+          env: { ...process.env, ...estate.engine.env },
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+        },
       );
       expect(markdown).toContain("| KarmadaControlPlane `karmada` | 0 | 1 | 0 | 0 | 0 |");
       expect(markdown).toContain(
@@ -196,21 +374,18 @@ tier.describe("containerized control plane on loopback API servers (real engine)
       );
       expect(markdown).toContain("**0 to create · 1 to update · 0 to replace · 0 to delete**");
     } finally {
-      await fx.configure();
+      await estate.configure();
     }
   });
 
   /** The Karmada providers' identities: renewed on their own schedule, never by a generation bump. */
   const isProviderSlot = (urn: string) => /-provider-[ab]-(cert|key|csr)$/.test(urn);
-  /**
-   * Control-plane leaves a generation bump renews, as key, CSR and certificate URNs
-   * (`<name>-<leaf>-key|-csr|-cert`): all but the provider slots.
-   */
+  /** Control-plane leaves a generation bump renews (key, CSR, certificate URNs), all but the provider slots. */
   const leafResources = (resources: readonly StateResource[]) =>
     new Set([...leafCertificateResources(resources, inControlPlane)].filter((urn) => !isProviderSlot(urn)));
 
-  test("rotation preview (generation bumped): leaves replaced, their Secrets and the workloads mounting them rewritten; the Karmada provider and every object inside Karmada diffed and unchanged; CAs and sa-key untouched", async () => {
-    const resources = await stateResources(fx.stack);
+  test("rotation preview (generation bumped): leaves replaced, their Secrets and the workloads mounting them rewritten; objects inside Karmada diffed and unchanged; CAs and sa-key untouched", async () => {
+    const resources = await stateResources(estate.stack);
     const leaves = leafResources(resources);
     expect(leaves.size).toBeGreaterThan(0);
     const inKarmada = new Set(
@@ -218,10 +393,10 @@ tier.describe("containerized control plane on loopback API servers (real engine)
         .filter((o) => o.providerName === "karmada-karmada")
         .map((o) => o.urn),
     );
-    await fx.configure({ pki: { rotation: { generation: 1 } } });
+    await estate.configure({ pki: { rotation: { generation: 1 } } });
     try {
       const steps = recordSteps();
-      await fx.stack.preview({ onEvent: steps.onEvent });
+      await estate.stack.preview({ onEvent: steps.onEvent });
       const changed = changedResources(steps.steps);
       const typeOf = (urn: string) => steps.steps.find((s) => s.urn === urn)!.type;
       const replaces = (ops: string[]) => ops.some((op) => op.includes("replace"));
@@ -231,12 +406,10 @@ tier.describe("containerized control plane on loopback API servers (real engine)
         (typeOf(urn) === "kubernetes:core/v1:Secret" && inControlPlane(urn)) ||
         // the pod template's certificates checksum rolls the workload onto the renewed certificates
         (typeOf(urn) === "kubernetes:apps/v1:Deployment" && inControlPlane(urn) && ops.join() === "update");
-      const unexpected = [...changed.entries()]
-        .filter((entry) => !allowed(entry))
-        .map(([urn, ops]) => `${urn}: ${ops}`);
-      expect(unexpected).toEqual([]);
-      // the provider for karmada-apiserver keeps its slot's kubeconfig: the engine diffs every object
-      // inside Karmada (no "diff unavailable") and finds nothing to change
+      expect(
+        [...changed.entries()].filter((entry) => !allowed(entry)).map(([urn, ops]) => `${urn}: ${ops}`),
+      ).toEqual([]);
+      // the Karmada provider keeps its slot's kubeconfig: every object inside Karmada is diffed, none changes
       expect([...steps.diffUnavailable]).toEqual([]);
       expect(inKarmada.size).toBeGreaterThan(10);
       expect(
@@ -245,7 +418,6 @@ tier.describe("containerized control plane on loopback API servers (real engine)
       expect(resources.filter((r) => isProviderSlot(r.urn)).length).toBe(6);
       expect([...changed.keys()].filter(isProviderSlot)).toEqual([]);
       expect([...leaves].filter((urn) => !replaces(changed.get(urn) ?? []))).toEqual([]);
-      // every control-plane workload mounts a renewed certificate; etcd's (not rotated) stays
       const workloads = resources.filter((r) => /:apps\/v1:(Deployment|StatefulSet)$/.test(r.type));
       expect(
         workloads.filter((r) => inControlPlane(r.urn) !== (changed.get(r.urn)?.join() === "update")),
@@ -256,30 +428,34 @@ tier.describe("containerized control plane on loopback API servers (real engine)
       expect(neverRotated.length).toBeGreaterThan(0);
       expect(neverRotated.filter((r) => changed.has(r.urn)).map((r) => r.urn)).toEqual([]);
     } finally {
-      await fx.configure();
+      await estate.configure();
     }
   });
 
-  test("rotation up: objects inside Karmada stay as they are; each control-plane workload rolls (new certificates checksum), etcd does not; the new admin kubeconfig works", async () => {
-    const before = await stateResources(fx.stack);
+  test("rotation up: each control-plane workload rolls onto the renewed certificates (its new pods Ready), etcd does not; members stay Ready; the new admin kubeconfig works", async () => {
+    const before = await stateResources(estate.stack);
     const inKarmada = new Set(
       kubeObjectsInState(before)
         .filter((o) => o.providerName === "karmada-karmada")
         .map((o) => o.urn),
     );
-    const oldKubeconfig = (await fx.stack.outputs()).adminKubeconfig.value;
-    const schedulerChecksum = (
-      await host.get({
-        apiVersion: "apps/v1",
-        kind: "Deployment",
-        namespace: NAMESPACE,
-        name: "karmada-scheduler",
-      })
-    ).spec.template.metadata.annotations[CERTIFICATES_CHECKSUM_ANNOTATION];
-    expect(schedulerChecksum).toMatch(/^[0-9a-f]{64}$/);
-    await fx.configure({ pki: { rotation: { generation: 1 } } });
+    const oldKubeconfig = (await estate.stack.outputs()).adminKubeconfig.value;
+    const schedulerPods = (await podsOf(estate.host, NAMESPACE))
+      .filter((p) => p.name.startsWith("karmada-scheduler-"))
+      .map((p) => p.name);
+    const etcdPods = async () =>
+      (
+        (
+          await apiGet(
+            estate.host,
+            `/api/v1/namespaces/${NAMESPACE}/pods?labelSelector=app.kubernetes.io%2Fname%3Detcd`,
+          )
+        ).items as any[]
+      ).map((p) => `${p.metadata.name}/${p.metadata.uid}`);
+    const etcdBefore = await etcdPods();
+    await estate.configure({ pki: { rotation: { generation: 1 } } });
     const steps = recordSteps();
-    const result = await fx.stack.up({ onEvent: steps.onEvent });
+    const result = await estate.stack.up({ onEvent: steps.onEvent });
     expect(result.summary.result).toBe("succeeded");
     const changed = changedResources(steps.steps);
     expect([...changed.keys()].filter((urn) => inKarmada.has(urn))).toEqual([]);
@@ -288,22 +464,47 @@ tier.describe("containerized control plane on loopback API servers (real engine)
     expect(
       workloads.filter((r) => inControlPlane(r.urn) !== (changed.get(r.urn)?.join() === "update")),
     ).toEqual([]);
-    // on the host cluster: the pod template carries the digest of the renewed certificates
-    const checksumOf = async (name: string) =>
-      (await host.get({ apiVersion: "apps/v1", kind: "Deployment", namespace: NAMESPACE, name })).spec
-        .template.metadata.annotations[CERTIFICATES_CHECKSUM_ANNOTATION];
-    expect(await checksumOf("karmada-scheduler")).not.toBe(schedulerChecksum);
-    expect(await checksumOf("karmada-scheduler")).toMatch(/^[0-9a-f]{64}$/);
     expect([...leafResources(before)].filter((urn) => !changed.has(urn))).toEqual([]);
-    const kubeconfig = (await fx.stack.outputs()).adminKubeconfig.value;
+    // the rollout happened on the nodes: new scheduler pods, every pod Running and Ready again (old ones gone)
+    await waitFor(
+      "every control-plane pod Running and Ready on the renewed certificates",
+      async () => {
+        const pods = await podsOf(estate.host, NAMESPACE);
+        return (
+          pods.every((p) => p.phase === "Running" && p.ready) &&
+          !pods.some((p) => schedulerPods.includes(p.name))
+        );
+      },
+      120_000,
+      2000,
+    );
+    // etcd's certificates are not the control plane's: its pods are the same ones
+    expect(await etcdPods()).toEqual(etcdBefore);
+    const checksum = (
+      await host.get({
+        apiVersion: "apps/v1",
+        kind: "Deployment",
+        namespace: NAMESPACE,
+        name: "karmada-scheduler",
+      })
+    ).spec.template.metadata.annotations[CERTIFICATES_CHECKSUM_ANNOTATION];
+    expect(checksum).toMatch(/^[0-9a-f]{64}$/);
+    const kubeconfig = (await estate.stack.outputs()).adminKubeconfig.value;
     expect(kubeconfig).not.toBe(oldKubeconfig);
-    expect(
-      (await apiRequest(credentialsFromKubeconfig(kubeconfig), "GET", `/api/v1/namespaces/${NAMESPACE}`))
-        .status,
-    ).toBe(200);
+    karmada = credentialsFromKubeconfig(kubeconfig);
+    expect((await apiRequest(karmada, "GET", `/api/v1/namespaces/${NAMESPACE}`)).status).toBe(200);
+    await waitFor(
+      "both members Ready after the rotation",
+      async () =>
+        ((await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters")).items as any[]).filter(
+          (c) => readyCondition(c) === "True",
+        ).length === 2,
+      180_000,
+      2000,
+    );
   });
 
-  test("drift: a controller Deployment deleted and a flag's value edited by hand (kubectl edit); `refresh` shows exactly those, `up` puts both back", async () => {
+  test("drift: a controller Deployment deleted and a flag's value edited by hand; `refresh` shows exactly those, `up` puts both back", async () => {
     const deployment = (name: string) => ({
       apiVersion: "apps/v1",
       kind: "Deployment",
@@ -313,51 +514,52 @@ tier.describe("containerized control plane on loopback API servers (real engine)
     const objectPath = (name: string) => `/apis/apps/v1/namespaces/${NAMESPACE}/deployments/${name}`;
     const planned = await host.get(deployment("karmada-scheduler"));
     const plannedArgs: string[] = planned.spec.template.spec.containers[0].args;
-    // kubectl edit: an update by another field manager
+    // kubectl edit: an update by another field manager, a value changed in place (pulumi-kubernetes
+    // compares the live object pruned to the planned shape, so an appended argument would not show)
     const edited = structuredClone(planned);
-    // a value changed in place: pulumi-kubernetes compares the live object pruned to the shape of the
-    // planned one, so an argument appended at the end would not show (docs/operations.md says so)
     expect(plannedArgs).toContain("--leader-elect=true");
     edited.spec.template.spec.containers[0].args = plannedArgs.map((a) =>
       a === "--leader-elect=true" ? "--leader-elect=false" : a,
     );
-    const put = await apiRequest(
-      fx.host.credentials,
-      "PUT",
-      `${objectPath("karmada-scheduler")}?fieldManager=kubectl-edit`,
-      edited,
+    expect(
+      (
+        await apiRequest(
+          estate.host,
+          "PUT",
+          `${objectPath("karmada-scheduler")}?fieldManager=kubectl-edit`,
+          edited,
+        )
+      ).status,
+    ).toBe(200);
+    expect((await apiRequest(estate.host, "DELETE", objectPath("karmada-controller-manager"))).status).toBe(
+      200,
     );
-    expect(put.status).toBe(200);
-    const deleted = await apiRequest(fx.host.credentials, "DELETE", objectPath("karmada-controller-manager"));
-    expect(deleted.status).toBe(200);
     await waitFor(
       "the controller manager Deployment gone",
       async () => (await host.get(deployment("karmada-controller-manager"))) === undefined,
       60_000,
     );
 
-    const refreshed: { name: string; type: string; changed: boolean }[] = [];
-    const beforeRefresh = await stateResources(fx.stack);
-    await fx.stack.refresh({
+    const refreshed: { name: string; changed: boolean }[] = [];
+    const beforeRefresh = await stateResources(estate.stack);
+    await estate.stack.refresh({
       onEvent: (e) => {
         const md = e.resOutputsEvent?.metadata;
         if (md)
           refreshed.push({
             name: parseUrn(md.urn).name,
-            type: md.type,
             changed: JSON.stringify(md.old?.outputs) !== JSON.stringify(md.new?.outputs),
           });
       },
     });
-    const after = new Set((await stateResources(fx.stack)).map((r) => r.urn));
+    const after = new Set((await stateResources(estate.stack)).map((r) => r.urn));
     expect(
       beforeRefresh.filter((r) => !after.has(r.urn)).map((r) => `${r.type} ${parseUrn(r.urn).name}`),
     ).toEqual([`kubernetes:apps/v1:Deployment ${CONTROLLER_MANAGER_DEPLOYMENT}`]);
-    const scheduler = refreshed.find((r) => r.name === SCHEDULER_DEPLOYMENT)!;
-    expect(scheduler.changed).toBe(true);
+    expect(refreshed.find((r) => r.name === SCHEDULER_DEPLOYMENT)!.changed).toBe(true);
 
     const steps = recordSteps();
-    const result = await fx.stack.up({ onEvent: steps.onEvent });
+    const result = await estate.stack.up({ onEvent: steps.onEvent });
     expect(result.summary.result).toBe("succeeded");
     expect(describeChanges(steps.steps)).toEqual(
       [
@@ -368,40 +570,55 @@ tier.describe("containerized control plane on loopback API servers (real engine)
     expect((await host.get(deployment("karmada-scheduler"))).spec.template.spec.containers[0].args).toEqual(
       plannedArgs,
     );
-    expect(await host.get(deployment("karmada-controller-manager"))).toBeDefined();
-    // one of each, and a further `up` is quiet
-    const names = await listNames(fx.host.credentials, `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`);
-    expect(names.filter((n) => n === "karmada-controller-manager")).toEqual(["karmada-controller-manager"]);
+    const pods = await podsOf(estate.host, NAMESPACE);
+    expect(
+      pods.filter(
+        (p) => p.name.startsWith("karmada-controller-manager-") && p.phase === "Running" && p.ready,
+      ),
+    ).toHaveLength(1);
     const again = recordSteps();
-    await fx.stack.up({ onEvent: again.onEvent });
+    await estate.stack.up({ onEvent: again.onEvent });
     expect(describeChanges(again.steps)).toEqual([]);
   });
 
-  test("destroy removes everything but the data: etcd's namespace and claims, the objects inside Karmada", async () => {
-    const result = await fx.stack.destroy();
-    expect(result.summary.result).toBe("succeeded");
-    expect((await stateResources(fx.stack)).filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);
-
-    const retained = deployed.filter(
-      (o) => o.providerName === "host" && o.kind === "Namespace" && o.name === NAMESPACE,
-    );
-    expect(retained).toHaveLength(1);
-    const ns = await host.get(retained[0]);
-    expect(ns.status.phase).toBe("Active");
+  test("destroy (the workload removed from Karmada first) removes everything but the data: etcd's namespace and claims", async () => {
     expect(
-      await listNames(fx.host.credentials, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`),
-    ).toEqual(etcdClaims);
-    expect(await listNames(fx.host.credentials, `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`)).toEqual(
-      [],
+      (await apiRequest(karmada, "DELETE", "/apis/apps/v1/namespaces/default/deployments/web")).status,
+    ).toBe(200);
+    expect(
+      (
+        await apiRequest(
+          karmada,
+          "DELETE",
+          "/apis/policy.karmada.io/v1alpha1/namespaces/default/propagationpolicies/web",
+        )
+      ).status,
+    ).toBe(200);
+    await waitFor(
+      "the workload's bindings finalized and its copies gone from the members",
+      async () =>
+        (await apiGet(karmada, "/apis/work.karmada.io/v1alpha2/resourcebindings")).items.length === 0 &&
+        (await listNames(estate.cluster("member1"), "/apis/apps/v1/namespaces/default/deployments"))
+          .length === 0,
+      120_000,
+      1000,
     );
-
-    karmada.reset();
-    const onHost = deployed.filter((o) => o.providerName === "host" && o !== retained[0]);
-    expect((await lookUp(onHost)).present).toEqual([]);
-    // deleted with the control plane, not one by one: they stay in karmada-apiserver's etcd with its
-    // data (deleting a CRD would delete every Karmada object of its kind)
-    const inKarmada = deployed.filter((o) => o.providerName === "karmada-karmada");
-    expect(inKarmada.filter((o) => o.kind === "CustomResourceDefinition").length).toBeGreaterThan(0);
-    expect((await lookUp(inKarmada)).missing).toEqual([]);
+    const result = await estate.stack.destroy();
+    expect(result.summary.result).toBe("succeeded");
+    expect((await stateResources(estate.stack)).filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);
+    const ns = await apiGet(estate.host, `/api/v1/namespaces/${NAMESPACE}`);
+    expect(ns.status.phase).toBe("Active");
+    expect(await listNames(estate.host, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`)).toEqual(
+      etcdClaims,
+    );
+    expect(await listNames(estate.host, `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`)).toEqual([]);
+    // unjoined: nothing of Karmada's is left in the members
+    for (const member of ["member1", "member2"]) {
+      expect(
+        (await listNames(estate.cluster(member), "/api/v1/namespaces")).filter((n) =>
+          n.startsWith("karmada-"),
+        ),
+      ).toEqual([]);
+    }
   });
 });

@@ -1,12 +1,14 @@
 /**
  * The upgrade gate: upgrading pulumi-karmada itself must never replace or delete anything stateful.
  * Two estates are deployed by the real engine with the PREVIOUS release of this library (a pinned
- * commit, unpacked and installed in the test: test/support/engine/previousRelease.ts), then the same
- * stacks are previewed and updated with the code under test, as a user who bumps the package does:
+ * commit, unpacked and installed in the test: test/support/engine/previousRelease.ts) onto the e2e lab's
+ * real nodes, then the same stacks are previewed and updated with the code under test, as a user who
+ * bumps the package does:
  *   A. the containerized estate: etcd in-cluster (StatefulSet with its claims, namespace), the control
  *      plane's CAs and service-account key, the namespaces inside Karmada;
- *   B. etcd on three loopback hosts over SSH (the members, their data, the membership record) under a
- *      containerized control plane.
+ *   B. etcd on three hosts over SSH (the members, their data, the membership record) under a
+ *      containerized control plane; the hosts' sshds run in the lab's network, so the control plane's
+ *      pods reach etcd on them.
  * A step that replaces or deletes one of those (lib/preview/stateful.ts) fails CI: a renamed child needs
  * an alias. After the upgrade `up`, etcd still holds every key written before, and a second `up` is quiet.
  */
@@ -16,7 +18,6 @@ import { destructiveStatefulSteps } from "../../lib/preview/stateful";
 import {
   describeChanges,
   e2eTier,
-  EstateFixture,
   mirrorStacksProject,
   PREVIOUS_RELEASE,
   previousReleaseTree,
@@ -24,9 +25,13 @@ import {
   setSecretConfig,
   setStructuredConfig,
   stacksProjectDir,
-  startEstateFixture,
   StepRecord,
 } from "../support/engine";
+import { LabEstate, labEstate } from "../support/engine/labEstate";
+import { LAB_NEEDS } from "../support/lab";
+import { addLabAddress } from "../../devkit/lab/network";
+import { labPlace } from "../../devkit/lab/lab";
+import { launcherPath } from "../../devkit/lab/place";
 import { EtcdTestClient } from "../support/hosts/etcdClient";
 import { findEtcd } from "../support/hosts/etcdBinaries";
 import { HOST_ETCD_BIN, placeEtcdBinaries } from "../support/hosts/etcdProgram";
@@ -34,10 +39,13 @@ import { startTestBed, TestBed } from "../support/hosts/testbed";
 
 jest.setTimeout(30 * 60_000);
 
-const tier = e2eTier("upgrading pulumi-karmada itself (test/e2e/library-upgrade.test.ts)", {
-  binaries: ["pulumi", "pulumi-language-nodejs", "etcd", "kube-apiserver", "kube-controller-manager"],
-  plugins: ["tls", "random", "kubernetes", "command"],
+const tier = e2eTier("upgrading pulumi-karmada itself on real nodes (test/e2e/library-upgrade.test.ts)", {
+  binaries: LAB_NEEDS.binaries,
+  plugins: [...(LAB_NEEDS.plugins ?? []), "command"],
 });
+
+/** Last octet of the first of estate B's etcd hosts on the lab bridge (nodes use .11–.99). */
+const FIRST_HOST = 200;
 
 const KEYS = 1000;
 const KEY_PREFIX = "upgrade-gate/";
@@ -45,7 +53,7 @@ const KEY_PREFIX = "upgrade-gate/";
 /** One estate of the gate: deployed with the previous release, then previewed and updated with ours. */
 interface GateEstate {
   readonly label: string;
-  readonly fx: EstateFixture;
+  readonly fx: LabEstate;
   preview?: StepRecord[];
 }
 
@@ -83,22 +91,26 @@ tier.describe(`upgrading from ${PREVIOUS_RELEASE.label} to the code under test`,
       `previous release ${PREVIOUS_RELEASE.label} ready in ${((Date.now() - started) / 1000).toFixed(0)} s`,
     );
 
-    // A: the containerized estate
-    const a = await startEstateFixture(
+    // A: the containerized estate (no members: the gate is about what the library keeps)
+    const a = await labEstate(
       "upgrade-containerized",
-      { host: "127.0.15.10", karmadaApi: "127.0.15.11" },
+      { namespace: "upgrade-containerized", nodePort: 32447, members: false },
       previous,
     );
     estates.push({ label: "containerized", fx: a });
 
-    // B: etcd on three loopback hosts
-    const b = await startEstateFixture(
+    // B: etcd on three hosts in the lab's network
+    const b = await labEstate(
       "upgrade-etcd-hosts",
-      { host: "127.0.15.20", karmadaApi: "127.0.15.21" },
+      { namespace: "upgrade-etcd-hosts", nodePort: 32448, members: false },
       previous,
     );
     estates.push({ label: "etcd on hosts", fx: b });
-    bed = await startTestBed({ prefix: "127.0.15.", count: 3, port: 2222 + 30 });
+    const prefix = b.lab.plan.gateway.replace(/\d+$/, "");
+    for (let i = 0; i < 3; i++) addLabAddress(b.lab.plan, `${prefix}${FIRST_HOST + i}`);
+    // the hosts' sshds in a place of the lab: pods reach them, and the lab's teardown stops them too
+    const launcher = launcherPath(labPlace(b.lab.plan, "upgrade-etcd-hosts"));
+    bed = await startTestBed({ prefix, firstHost: FIRST_HOST, count: 3, port: 2222, launcher });
     const etcd = findEtcd();
     placeEtcdBinaries(bed, etcd);
     await setStructuredConfig(b.stack, { "karmada:etcd": etcdOnHosts() });
@@ -135,8 +147,12 @@ tier.describe(`upgrading from ${PREVIOUS_RELEASE.label} to the code under test`,
 
   afterAll(async () => {
     etcdClient?.close();
+    // the lab runs the next suites: its pods go (B's while its etcd hosts still answer)
+    for (const estate of estates.reverse()) {
+      await estate.fx.stack.destroy().catch((e) => console.error(`${estate.label}: destroy failed: ${e}`));
+      estate.fx.cleanup();
+    }
     await bed?.stop();
-    for (const estate of estates) await estate.fx.stop();
   });
 
   test.each(["containerized", "etcd on hosts"])(

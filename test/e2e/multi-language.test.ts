@@ -1,116 +1,99 @@
 /**
  * The components from other Pulumi languages, through the component provider plugin (provider/) and the
- * real engine: examples/python and examples/yaml bring up the containerized estate on loopback API
- * servers — `up`, a second `up` with no changes, `destroy` that keeps etcd's data — and examples/go
- * previews the same estate. Secrets cross the language boundary as secrets: the state holds no private key
- * or kubeconfig in plain text.
+ * real engine: examples/python and examples/yaml bring up the containerized estate on the e2e lab's real
+ * nodes — `up` (its pods Running, karmada-apiserver answering through the kubeconfig the program outputs),
+ * a second `up` with no changes, `destroy` that keeps etcd's data — and examples/go previews the same
+ * estate. Secrets cross the language boundary as secrets: the state holds no private key or kubeconfig in
+ * plain text.
  *
- * Each of Python and YAML gets a new environment (a host cluster and, see estateFixture.ts, a stand-in
- * kube-apiserver for karmada-apiserver trusting a CA the test brings); Go previews against YAML's.
+ * Each program gets its own host namespace and NodePort on the shared lab, one etcd member, every image
+ * from the lab registry; Python generates its Karmada CA, YAML brings one (`pki.karmadaCa`).
  */
 import { Stack } from "@pulumi/pulumi/automation";
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { LoopbackCluster, startCluster } from "../support/kube/cluster";
+import { clusterOf } from "../../devkit/lab/plan";
+import { testbedCrdBundle } from "../../devkit/lab/estate";
+import type { Lab } from "../../devkit/lab/lab";
+import { adminCredentials } from "../../devkit/lab/controlPlane";
 import { CaPair, generateCa } from "../support/kube/pki";
-import { listNames } from "../support/kube";
+import { apiGet, apiRequest, credentialsFromKubeconfig, listNames } from "../support/kube";
 import {
   EngineEnv,
   StateResource,
   changedResources,
   commandEnv,
   createEngineEnv,
-  crdSourceForTests,
   e2eTier,
   installLanguageProject,
   languageProjectStack,
   recordSteps,
   stateResources,
 } from "../support/engine";
+import { LAB_NEEDS, useLab } from "../support/lab";
 
 jest.setTimeout(30 * 60_000);
 
-const tier = e2eTier("components from Python, YAML and Go, real engine (test/e2e/multi-language.test.ts)", {
-  binaries: [
-    "pulumi",
-    "pulumi-language-nodejs",
-    "pulumi-language-python",
-    "pulumi-language-yaml",
-    "pulumi-language-go",
-    "python3",
-    "go",
-    "etcd",
-    "kube-apiserver",
-    "kube-controller-manager",
-  ],
-  plugins: ["tls", "random", "kubernetes"],
-});
+const tier = e2eTier(
+  "components from Python, YAML and Go on real nodes, real engine (test/e2e/multi-language.test.ts)",
+  {
+    binaries: [
+      ...(LAB_NEEDS.binaries ?? []),
+      "pulumi-language-python",
+      "pulumi-language-yaml",
+      "pulumi-language-go",
+      "python3",
+      "go",
+    ],
+    plugins: LAB_NEEDS.plugins,
+  },
+);
 
-const NAMESPACE = "karmada-system";
 const COMPONENTS = ["karmada:index:EtcdCluster", "karmada:index:KarmadaControlPlane"];
 
-/** Where each program's environment listens: a host cluster and the stand-in karmada-apiserver. */
-const ADDRESSES = {
-  python: { host: "127.0.13.10", karmadaApi: "127.0.13.11" },
-  yaml: { host: "127.0.13.20", karmadaApi: "127.0.13.21" },
+/** Each program's own place on the shared lab. */
+const PLACES = {
+  python: { namespace: "karmada-python", nodePort: 32444 },
+  yaml: { namespace: "karmada-yaml", nodePort: 32445 },
+  go: { namespace: "karmada-go", nodePort: 32446 },
 } as const;
 
-tier.describe("pulumi-karmada from other languages (real engine, loopback clusters)", () => {
+tier.describe("pulumi-karmada from other languages (real engine, the lab's real nodes)", () => {
   let engine: EngineEnv;
-  let host: LoopbackCluster;
-  let karmadaApi: LoopbackCluster;
+  let lab: Lab;
   let karmadaCa: CaPair;
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    lab = await useLab();
     engine = createEngineEnv("pk-languages-");
     karmadaCa = generateCa(path.join(engine.dir, "karmada-ca"), "karmada-e2e-ca");
   });
 
-  afterAll(async () => {
-    await stopClusters();
-    engine?.cleanup();
-  });
+  afterAll(() => engine?.cleanup());
 
-  /**
-   * A new environment for each program (the one before kept its etcd data, and the namespace holding
-   * it, on destroy — as it must).
-   */
-  async function startClusters(addresses: {
-    readonly host: string;
-    readonly karmadaApi: string;
-  }): Promise<void> {
-    await stopClusters();
-    const dir = (name: string) => path.join(engine.dir, `${addresses.host}-${name}`);
-    [host, karmadaApi] = await Promise.all([
-      startCluster({ name: "host", address: addresses.host, dir: dir("host") }),
-      startCluster({
-        name: "karmada-api",
-        address: addresses.karmadaApi,
-        ca: karmadaCa,
-        dir: dir("karmada-api"),
-      }),
-    ]);
-  }
+  const host = () => adminCredentials(clusterOf(lab.plan, "host"));
+  const endpointOf = (language: keyof typeof PLACES) =>
+    `${clusterOf(lab.plan, "host").nodes[0].address}:${PLACES[language].nodePort}`;
 
-  async function stopClusters(): Promise<void> {
-    await host?.stop();
-    await karmadaApi?.stop();
-  }
-
-  /** The estate's settings, as each example reads them (test-bed values: no kubelet, a stand-in API). */
-  async function configure(stack: Stack): Promise<void> {
+  /** The estate's settings, as each example reads them: the lab's host cluster, registry and a NodePort. */
+  async function configure(stack: Stack, language: keyof typeof PLACES): Promise<void> {
     const plain: Record<string, string> = {
-      context: host.contextName,
-      externalEndpoint: `${karmadaApi.address}:${new URL(karmadaApi.server).port}`,
-      karmadaCaCert: karmadaCa.certPem,
+      context: `lab-host`,
+      namespace: PLACES[language].namespace,
+      apiServerServiceType: "NodePort",
+      nodePort: String(PLACES[language].nodePort),
+      externalEndpoint: endpointOf(language),
+      imageRegistry: `${lab.plan.registry}/karmada`,
+      etcdImage: lab.image("karmada/etcd"),
       etcdReplicas: "1",
-      awaitWorkloads: "false",
-      crdsPath: crdSourceForTests().path,
+      crdsPath: testbedCrdBundle(),
+      ...(language === "python" ? {} : { karmadaCaCert: karmadaCa.certPem }),
     };
     for (const [key, value] of Object.entries(plain)) await stack.setConfig(key, { value });
-    await stack.setConfig("kubeconfig", { value: host.kubeconfig, secret: true });
-    await stack.setConfig("karmadaCaKey", { value: karmadaCa.keyPem, secret: true });
+    await stack.setConfig("kubeconfig", { value: lab.kubeconfig("host"), secret: true });
+    if (language !== "python")
+      await stack.setConfig("karmadaCaKey", { value: karmadaCa.keyPem, secret: true });
   }
 
   /** Every string in the state that holds key material or a kubeconfig in plain text. */
@@ -140,18 +123,17 @@ tier.describe("pulumi-karmada from other languages (real engine, loopback cluste
     return JSON.parse(fs.readFileSync(file, "utf8")).deployment.resources as StateResource[];
   }
 
-  /** The etcd PVCs on the host cluster. */
-  const etcdClaims = () =>
-    listNames(host.credentials, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`);
+  /** The etcd PVCs of a program's namespace on the host cluster. */
+  const etcdClaims = (language: keyof typeof PLACES) =>
+    listNames(host(), `/api/v1/namespaces/${PLACES[language].namespace}/persistentvolumeclaims`);
 
   describe.each(["python", "yaml"] as const)("%s", (language) => {
     let stack: Stack;
 
-    it("brings up the estate: the components and the control plane's objects, as children", async () => {
-      await startClusters(ADDRESSES[language]);
+    it("brings up the estate on real nodes: the components and the control plane's objects, as children; its karmada-apiserver answers", async () => {
       const dir = installLanguageProject(engine, language);
       stack = await languageProjectStack(engine, dir, language);
-      await configure(stack);
+      await configure(stack, language);
       const result = await stack.up({ color: "never" });
       expect(result.summary.result).toBe("succeeded");
       const resources = await stateResources(stack);
@@ -160,11 +142,17 @@ tier.describe("pulumi-karmada from other languages (real engine, loopback cluste
       const controlPlane = resources.find((r) => r.type === "karmada:index:KarmadaControlPlane");
       const children = resources.filter((r) => r.parent === controlPlane?.urn);
       expect(children.length).toBeGreaterThan(20);
-      expect(result.outputs.apiEndpoint.value).toBe(
-        `https://${karmadaApi.address}:${new URL(karmadaApi.server).port}`,
-      );
+      expect(result.outputs.apiEndpoint.value).toBe(`https://${endpointOf(language)}`);
       expect(result.outputs.kubeconfig.secret).toBe(true);
-      expect(await etcdClaims()).not.toHaveLength(0);
+      // the workloads ran (the components awaited them): Karmada answers to the kubeconfig the program outputs
+      const karmada = credentialsFromKubeconfig(result.outputs.kubeconfig.value);
+      expect((await apiRequest(karmada, "GET", "/readyz")).status).toBe(200);
+      expect(
+        (await apiGet(karmada, "/apis/rbac.authorization.k8s.io/v1/clusterroles/platform-viewer")).metadata
+          .name,
+      ).toBe("platform-viewer");
+      if (language === "yaml") expect(karmada.caPem.trim()).toBe(karmadaCa.certPem.trim());
+      expect(await etcdClaims(language)).toEqual(["data-etcd-0"]);
     });
 
     it("keeps every secret a secret in the state", async () => {
@@ -182,18 +170,18 @@ tier.describe("pulumi-karmada from other languages (real engine, loopback cluste
     });
 
     it("destroys everything but etcd's data", async () => {
-      const claims = await etcdClaims();
+      const claims = await etcdClaims(language);
       const result = await stack.destroy({ color: "never" });
       expect(result.summary.result).toBe("succeeded");
       expect(await stateResources(stack)).toEqual([]);
-      expect(await etcdClaims()).toEqual(claims);
+      expect(await etcdClaims(language)).toEqual(claims);
     });
   });
 
   it("go: previews the same estate", async () => {
     const dir = installLanguageProject(engine, "go");
     const stack = await languageProjectStack(engine, dir, "go");
-    await configure(stack);
+    await configure(stack, "go");
     const steps = recordSteps();
     const result = await stack.preview({ color: "never", onEvent: steps.onEvent });
     const created = steps.steps.filter((s) => s.op === "create").map((s) => s.type);

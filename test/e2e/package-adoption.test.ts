@@ -24,7 +24,9 @@ import {
   e2eTier,
   setStructuredConfig,
 } from "../support/engine";
-import { LoopbackCluster, REPO_ROOT, startCluster } from "../support/kube";
+import { REPO_ROOT } from "../support/kube";
+import type { Lab } from "../../devkit/lab/lab";
+import { LAB_NEEDS, useLab } from "../support/lab";
 import {
   PACKAGE_DOCUMENTS,
   PackedPackage,
@@ -40,10 +42,7 @@ jest.setTimeout(20 * 60_000);
 
 const tier = e2eTier(
   "package adoption: npm pack, pulumi new template, examples (test/e2e/package-adoption.test.ts)",
-  {
-    binaries: ["pulumi", "pulumi-language-nodejs", "etcd", "kube-apiserver"],
-    plugins: ["tls", "random", "kubernetes", "command"],
-  },
+  { binaries: LAB_NEEDS.binaries, plugins: [...(LAB_NEEDS.plugins ?? []), "command"] },
 );
 
 const PACKAGE_NAME = "pulumi-karmada";
@@ -148,7 +147,8 @@ function namedKeys(text: string): Set<string> {
 
 tier.describe("the packed package, adopted by a project made from the template", () => {
   let engine: EngineEnv;
-  let cluster: LoopbackCluster | undefined;
+  /** The e2e lab: its host cluster is what the programs preview against. */
+  let lab: Lab | undefined;
   let packed: PackedPackage;
   let project: string;
   let installed: string;
@@ -178,25 +178,18 @@ tier.describe("the packed package, adopted by a project made from the template",
 
   beforeAll(async () => {
     engine = createEngineEnv("pk-adoption-");
-    // the API server starts (its processes wait on I/O) while npm and tsc use the CPU
-    const [started, prepared] = await Promise.allSettled([
-      startCluster({
-        name: "host",
-        address: "127.0.11.10",
-        controllerManager: false,
-        dir: path.join(engine.dir, "host"),
-      }),
-      adoptingProject(),
-    ]);
-    if (started.status === "fulfilled") cluster = started.value;
+    // the lab starts (if no suite before started it) while npm and tsc use the CPU
+    const [started, prepared] = await Promise.allSettled([useLab(), adoptingProject()]);
+    if (started.status === "fulfilled") lab = started.value;
     if (started.status === "rejected") throw started.reason;
     if (prepared.status === "rejected") throw prepared.reason;
   });
 
-  afterAll(async () => {
-    await cluster?.stop();
-    engine?.cleanup();
-  });
+  afterAll(() => engine?.cleanup());
+
+  /** The lab host cluster's admin kubeconfig (a secret) and its context. */
+  const hostKubeconfig = () => ({ value: lab!.kubeconfig("host"), secret: true });
+  const HOST_CONTEXT = "lab-host";
 
   test("npm pack holds the compiled library, README, LICENSE, CHANGELOG and the stack config schema, nothing else", async () => {
     const entries = await tarballEntries(packed.tarball);
@@ -320,8 +313,8 @@ const out = {};
   test("examples/containerized previews with the real engine against a real API server", async () => {
     const stack = await projectStack(engine, path.join(project, "examples", "containerized"), "adoption");
     await stack.setAllConfig({
-      kubeconfig: { value: cluster!.kubeconfig, secret: true },
-      context: { value: cluster!.contextName },
+      kubeconfig: hostKubeconfig(),
+      context: { value: HOST_CONTEXT },
     });
     await setStructuredConfig(stack, { "karmada-containerized:crds": crdSourceForTests() });
     const steps = await previewSteps(stack);
@@ -340,7 +333,7 @@ const out = {};
 
   test("examples/members previews: two registrations and two addons", async () => {
     const stack = await projectStack(engine, path.join(project, "examples", "members"), "adoption");
-    const kubeconfig = { value: cluster!.kubeconfig, secret: true };
+    const kubeconfig = hostKubeconfig();
     await stack.setAllConfig({
       hostKubeconfig: kubeconfig,
       "edge-pushKubeconfig": kubeconfig,
@@ -371,8 +364,8 @@ const out = {};
       const committed = (YAML.parse(committedText) as { config: Record<string, any> }).config;
       const stack = await projectStack(engine, project, stackName);
       // what only this machine knows: the host cluster's credentials, and CRDs from disk (no downloads here)
-      await stack.setConfig("karmada:hostKubeconfig", { value: cluster!.kubeconfig, secret: true });
-      await stack.setConfig("karmada:hostContext", { value: cluster!.contextName });
+      await stack.setConfig("karmada:hostKubeconfig", hostKubeconfig());
+      await stack.setConfig("karmada:hostContext", { value: HOST_CONTEXT });
       await setStructuredConfig(stack, { "karmada:crds": crdSourceForTests() });
       const steps = await previewSteps(stack);
 

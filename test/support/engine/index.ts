@@ -1,7 +1,8 @@
 /** Real-engine (Automation API) helpers for the e2e tier. */
 export * from "./config";
 export * from "./env";
-export * from "./estateFixture";
+export * from "./crds";
+export * from "./labEstate";
 export * from "./project";
 export * from "./state";
 export * from "./steps";

@@ -46,11 +46,14 @@ export function recordSteps(): StepRecorder {
   };
 }
 
-/** Operations per resource, for resources with any operation but `same` (URN → sorted distinct ops). */
+/** Steps that change nothing: `same`, and `read` (a `.get` of an object the program does not manage). */
+const UNCHANGING = new Set(["same", "read"]);
+
+/** Operations per resource, for resources with any operation that changes something (URN → sorted distinct ops). */
 export function changedResources(steps: readonly StepRecord[]): Map<string, string[]> {
   const ops = new Map<string, Set<string>>();
   for (const step of steps) {
-    if (step.op === "same") continue;
+    if (UNCHANGING.has(step.op)) continue;
     const set = ops.get(step.urn) ?? new Set<string>();
     set.add(step.op);
     ops.set(step.urn, set);

@@ -1,0 +1,92 @@
+/**
+ * A containerized estate on the e2e lab of real nodes (test/support/lab.ts): the repository's stacks
+ * program (or another tree's), deployed by the real engine with the library's own PKI — its pods run on
+ * the lab's host nodes, its images are pulled from the lab registry, its members are the lab's member
+ * clusters. Several estates share the lab one after another, each in its own host namespace and NodePort.
+ */
+import { Stack } from "@pulumi/pulumi/automation";
+import { adminCredentials } from "../../../devkit/lab/controlPlane";
+import { LabEstateOptions, labEstateSettings } from "../../../devkit/lab/estate";
+import type { Lab } from "../../../devkit/lab/lab";
+import { clusterOf } from "../../../devkit/lab/plan";
+import type { ApiCredentials } from "../../../devkit/kubeClient";
+import { useLab } from "../lab";
+import { KarmadaConfig, setKarmadaConfig } from "./config";
+import { EngineEnv, createEngineEnv } from "./env";
+import { stacksProgramStack } from "./workspace";
+
+/** A configured (not deployed) estate on the lab. */
+export interface LabEstate {
+  readonly lab: Lab;
+  readonly engine: EngineEnv;
+  readonly stack: Stack;
+  /** The host cluster's admin credentials. */
+  readonly host: ApiCredentials;
+  /** Admin credentials of a lab cluster by name (`member1` …). */
+  cluster(name: string): ApiCredentials;
+  /** The control plane's namespace on the host cluster. */
+  readonly namespace: string;
+  /** The Karmada API server's URL the estate hands out (a NodePort of the host nodes). */
+  readonly karmadaApiUrl: string;
+  /** The stack config with `controlPlane` overrides merged over the estate's. */
+  config(controlPlane?: Record<string, unknown>): KarmadaConfig;
+  /** Replaces the stack's `karmada:*` config with {@link config}(overrides), the secrets set again. */
+  configure(controlPlane?: Record<string, unknown>): Promise<void>;
+  /** Removes the engine's directory (the lab keeps running for the next suite). */
+  cleanup(): void;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Deep merge of plain objects (arrays and scalars of `over` replace). */
+export function mergeConfig(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    out[k] =
+      isPlainObject(v) && isPlainObject(out[k]) ? mergeConfig(out[k] as Record<string, unknown>, v) : v;
+  }
+  return out;
+}
+
+/**
+ * Creates the stack `stackName` of the stacks program of the tree at `programRoot` (default: this
+ * repository) for an estate on the lab, configured and not deployed.
+ */
+export async function labEstate(
+  stackName: string,
+  options: LabEstateOptions = {},
+  programRoot?: string,
+): Promise<LabEstate> {
+  const lab = await useLab();
+  const engine = createEngineEnv(`pk-${stackName}-`);
+  const settings = labEstateSettings(lab, options);
+  const stack = await stacksProgramStack(engine, stackName, programRoot);
+  const config = (controlPlane: Record<string, unknown> = {}): KarmadaConfig => ({
+    ...settings.config,
+    controlPlane: mergeConfig(
+      settings.config.controlPlane as Record<string, unknown>,
+      controlPlane,
+    ) as KarmadaConfig["controlPlane"],
+  });
+  const configure = async (controlPlane?: Record<string, unknown>) => {
+    const { hostKubeconfig, ...memberSecrets } = settings.secrets;
+    await setKarmadaConfig(stack, { ...config(controlPlane), hostKubeconfig }, memberSecrets);
+  };
+  await configure();
+  return {
+    lab,
+    engine,
+    stack,
+    host: adminCredentials(clusterOf(lab.plan, "host")),
+    cluster: (name) => adminCredentials(clusterOf(lab.plan, name)),
+    namespace: options.namespace ?? "karmada-system",
+    karmadaApiUrl: settings.karmadaApiUrl,
+    config,
+    configure,
+    cleanup: () => engine.cleanup(),
+  };
+}
