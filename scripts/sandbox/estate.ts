@@ -16,6 +16,7 @@ import { REPO_ROOT, requireBinary } from "../../test/support/kube/binaries";
 import { apiGet, ApiCredentials, credentialsFromKubeconfig, waitFor } from "../../test/support/kube/client";
 import { runPullAgent, stopPullAgent } from "./agent";
 import { Bed, readLayout, startBed, stopBed } from "./bed";
+import { runSandboxCommand } from "./command";
 import { LOCAL_PARALLEL, LOCAL_STACK, LocalStack, prepareLocalStack } from "./stack";
 
 /** The sandbox directory. */
@@ -144,16 +145,4 @@ async function down(): Promise<void> {
   log("local estate removed");
 }
 
-if (require.main === module) {
-  const [command, ...flags] = process.argv.slice(2);
-  const run =
-    command === "up" && flags.every((f) => f === "--preview")
-      ? up(flags.includes("--preview"))
-      : command === "down" && flags.length === 0
-        ? down()
-        : Promise.reject(new Error("usage: estate.ts up [--preview] | down"));
-  run.catch((e) => {
-    console.error(`[local-estate] ${(e as Error).message}`);
-    process.exit(1);
-  });
-}
+if (require.main === module) runSandboxCommand("local-estate", process.argv.slice(2), up, down);

@@ -11,7 +11,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { parse, stringify } from "yaml";
 import { engineEnvironment, mirrorStacksProject } from "../../test/support/engine";
-import { findBinary, testbedEnv } from "../../test/support/kube/binaries";
+import { REPO_ROOT, findBinary, testbedEnv } from "../../devkit/testbed";
 import { Bed, BedHost, LOCAL_STACK_FILE } from "./bed";
 import { projectFileForJavaScript, transpileStacksProgram } from "./program";
 
@@ -117,22 +117,36 @@ export function localStackConfig(bed: Bed, edit: SettingsEdit = () => undefined)
 }
 
 /** The engine environment of the sandbox in `dir`: the test bed's CLI and plugins, or a usual install. */
-function localEngineEnv(dir: string): Record<string, string> {
+function sandboxEngineEnv(dir: string, passphrase: string): Record<string, string> {
   const base = testbedEnv().env;
   const env = engineEnvironment(base, `file://${path.join(dir, "state")}`);
-  env.PULUMI_CONFIG_PASSPHRASE = process.env.PULUMI_CONFIG_PASSPHRASE ?? LOCAL_PASSPHRASE;
+  env.PULUMI_CONFIG_PASSPHRASE = process.env.PULUMI_CONFIG_PASSPHRASE ?? passphrase;
   // a Pulumi installed the usual way fetches its plugins itself; the test bed's are installed offline
   if (!base.PULUMI_HOME) delete env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION;
   if (base.HOME) env.HOME = base.HOME;
   return env;
 }
 
+/** What a sandbox stack is made of. */
+export interface SandboxStackSpec {
+  /** The stack's name; its settings file in the project copy is `Pulumi.<name>.yaml`. */
+  readonly name: string;
+  /** The repository file its settings come from (named in the copy's header). */
+  readonly settingsSource: string;
+  /** The `config:` map to write. */
+  readonly config: Record<string, unknown>;
+  /** Secrets to set, by config path (`karmada:memberKubeconfigs.member1` …) → value. */
+  readonly secrets: Readonly<Record<string, string>>;
+  /** Passphrase of the stack's secrets (throw-away local state). */
+  readonly passphrase: string;
+}
+
 /**
  * Creates (or refreshes) the project copy in `<dir>/project` with the program transpiled (changed files
- * only), writes the stack's settings for `bed` (the encryption salt of an existing stack kept), selects
- * the stack (created on first use) and sets its secrets.
+ * only), writes the stack's settings (the encryption salt of an existing stack kept), selects the stack
+ * (created on first use) and sets its secrets.
  */
-export function prepareLocalStack(dir: string, bed: Bed, edit?: SettingsEdit): LocalStack {
+export function prepareSandboxStack(dir: string, spec: SandboxStackSpec): LocalStack {
   const workDir = mirrorStacksProject(path.join(dir, "project"));
   // the engine runs the program as JavaScript, as it runs the published package (scripts/sandbox/program.ts)
   const entry = transpileStacksProgram(path.join(workDir, PROGRAM_DIR));
@@ -142,7 +156,7 @@ export function prepareLocalStack(dir: string, bed: Bed, edit?: SettingsEdit): L
     projectFileForJavaScript(fs.readFileSync(projectFile, "utf8"), `${PROGRAM_DIR}/${entry}`),
   );
   fs.mkdirSync(path.join(dir, "state"), { recursive: true });
-  const env = localEngineEnv(dir);
+  const env = sandboxEngineEnv(dir, spec.passphrase);
   const pulumi = findBinary("pulumi", env);
   if (!pulumi) throw new Error("no pulumi CLI: run scripts/testbed/build.sh engine (or install Pulumi)");
   const run: LocalStack["run"] = (args, options = {}) =>
@@ -153,26 +167,38 @@ export function prepareLocalStack(dir: string, bed: Bed, edit?: SettingsEdit): L
       input: options.input,
       stdio: [options.input === undefined ? "ignore" : "pipe", options.quiet ? "pipe" : "inherit", "inherit"],
     }) ?? "";
-  const settingsFile = path.join(workDir, `Pulumi.${LOCAL_STACK}.yaml`);
+  const settingsFile = path.join(workDir, `Pulumi.${spec.name}.yaml`);
   const salt = fs.existsSync(settingsFile)
     ? (parse(fs.readFileSync(settingsFile, "utf8"))?.encryptionsalt as string | undefined)
     : undefined;
-  const header = `# Written by scripts/sandbox/stack.ts from ${LOCAL_STACK_FILE}; edit that file, not this one.\n`;
+  const header = `# Written by scripts/sandbox from ${path.relative(REPO_ROOT, spec.settingsSource)}; edit that file, not this one.\n`;
   fs.writeFileSync(
     settingsFile,
-    header + stringify({ ...(salt ? { encryptionsalt: salt } : {}), config: localStackConfig(bed, edit) }),
+    header + stringify({ ...(salt ? { encryptionsalt: salt } : {}), config: spec.config }),
     { mode: 0o600 },
   );
-  run(["stack", "select", "--create", "--secrets-provider", "passphrase", LOCAL_STACK], { quiet: true });
-  run(["config", "set", "--secret", "karmada:sshPrivateKey"], {
-    input: fs.readFileSync(bed.sshKeyPath, "utf8"),
-    quiet: true,
-  });
-  for (const member of bed.members) {
-    run(["config", "set", "--secret", "--path", `karmada:memberKubeconfigs.${member.clusterName}`], {
-      input: fs.readFileSync(member.kubeconfigPath, "utf8"),
-      quiet: true,
-    });
+  run(["stack", "select", "--create", "--secrets-provider", "passphrase", spec.name], { quiet: true });
+  for (const [key, value] of Object.entries(spec.secrets)) {
+    run(["config", "set", "--secret", "--path", key], { input: value, quiet: true });
   }
   return { workDir, env, pulumi, run };
+}
+
+/** The local estate's stack for `bed` (settings from Pulumi.local.yaml, `edit` applied). */
+export function prepareLocalStack(dir: string, bed: Bed, edit?: SettingsEdit): LocalStack {
+  return prepareSandboxStack(dir, {
+    name: LOCAL_STACK,
+    settingsSource: LOCAL_STACK_FILE,
+    config: localStackConfig(bed, edit),
+    secrets: {
+      "karmada:sshPrivateKey": fs.readFileSync(bed.sshKeyPath, "utf8"),
+      ...Object.fromEntries(
+        bed.members.map((m) => [
+          `karmada:memberKubeconfigs.${m.clusterName}`,
+          fs.readFileSync(m.kubeconfigPath, "utf8"),
+        ]),
+      ),
+    },
+    passphrase: LOCAL_PASSPHRASE,
+  });
 }
