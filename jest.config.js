@@ -12,6 +12,10 @@ const common = {
 };
 module.exports = {
   testTimeout: 120000,
+  // two workers on two cores: most e2e suites wait on processes, the engine and pods, not on the CPU;
+  // suites that run side by side use their own addresses (and the lab's estates their own namespaces)
+  maxWorkers: 2,
+  testSequencer: "<rootDir>/test/support/sequencer.js",
   projects: [
     {
       ...common,

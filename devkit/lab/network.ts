@@ -93,9 +93,17 @@ export function createNodeNetwork(lab: LabPlan, node: NodePlan): void {
   within(lab.netns, "ip", "route", "add", node.podCidr, "via", node.address);
 }
 
-/** Deletes a link of this machine's namespace, if it exists (a veth's peer goes with it). */
+/**
+ * Deletes a link of this machine's namespace, if it exists (a veth's peer goes with it). It may vanish
+ * on its own meanwhile (its peer's namespace finishing its cleanup): that is not an error.
+ */
 export function deleteLink(name: string): void {
-  if (fs.existsSync(`/sys/class/net/${name}`)) run(["ip", "link", "delete", name]);
+  if (!fs.existsSync(`/sys/class/net/${name}`)) return;
+  try {
+    run(["ip", "link", "delete", name]);
+  } catch (e) {
+    if (fs.existsSync(`/sys/class/net/${name}`)) throw e;
+  }
 }
 
 /** Deletes a namespace (its veths go with it; the lab's route to the node's pods goes with the veth). */

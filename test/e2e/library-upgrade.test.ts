@@ -94,7 +94,7 @@ tier.describe(`upgrading from ${PREVIOUS_RELEASE.label} to the code under test`,
     // A: the containerized estate (no members: the gate is about what the library keeps)
     const a = await labEstate(
       "upgrade-containerized",
-      { namespace: "upgrade-containerized", nodePort: 32447, members: false },
+      { namespace: "upgrade-containerized", nodePort: 32447, members: false, etcdReplicas: 1 },
       previous,
     );
     estates.push({ label: "containerized", fx: a });

@@ -1,9 +1,13 @@
 /**
  * The e2e tier's lab of real nodes (devkit/lab, `e2eLabSpec`), shared by every suite that runs pods:
- * the first suite that asks starts it, later suites (other jest workers too) attach to the running one,
- * and the e2e project's global teardown stops it (test/support/labTeardown.ts). One lab, many estates.
+ * the first suite that asks starts it, later suites (other jest workers too: a lock keeps them from
+ * starting it twice) attach to the running one, and the e2e project's global teardown stops it
+ * (test/support/labTeardown.ts). One lab, many estates.
  */
+import * as fs from "fs";
+import * as path from "path";
 import { Lab, attachLab, startLab } from "../../devkit/lab/lab";
+import { isRunning } from "../../devkit/processes";
 import { e2eLabSpec } from "../../devkit/lab/labs";
 import type { TierNeeds } from "./engine/tier";
 
@@ -32,8 +36,35 @@ export const LAB_NEEDS: TierNeeds = {
 
 let started: Promise<Lab> | undefined;
 
-/** The e2e lab: attached when up, else started (once per process). */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `work` holding a lock directory next to the lab's (mkdir is atomic): jest workers run suites side
+ * by side, and only one of them may start the lab. A lock whose holder is gone is taken over.
+ */
+async function withLabLock<T>(work: () => Promise<T>): Promise<T> {
+  const lock = `${e2eLabSpec().dir}.lock`;
+  fs.mkdirSync(path.dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      fs.writeFileSync(path.join(lock, "pid"), String(process.pid));
+      break;
+    } catch {
+      const holder = Number(fs.readFileSync(path.join(lock, "pid"), { encoding: "utf8", flag: "a+" }) || 0);
+      if (holder > 0 && !isRunning(holder)) fs.rmSync(lock, { recursive: true, force: true });
+      await sleep(500);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The e2e lab: attached when up, else started (once per test run, whichever worker asks first). */
 export function useLab(): Promise<Lab> {
-  started ??= (async () => attachLab(e2eLabSpec().dir) ?? (await startLab(e2eLabSpec())))();
+  started ??= withLabLock(async () => attachLab(e2eLabSpec().dir) ?? (await startLab(e2eLabSpec())));
   return started;
 }
