@@ -52,7 +52,10 @@ tier.describe("an `up` interrupted mid-apply (etcd on hosts, real engine)", () =
   let interrupted: { at: string; error: unknown };
 
   beforeAll(async () => {
-    estate = await startEtcdStack("interruption", { prefix: "127.0.16.", count: 5 });
+    // the killed `up` must have saved what it did so far: the engine's per-step checkpoints, as users run it
+    estate = await startEtcdStack("interruption", { prefix: "127.0.16.", count: 5 }, undefined, {
+      checkpoints: true,
+    });
     await estate.up("up: 3 members", estate.input(FIRST));
     client = await estate.client(FIRST);
     await client.putMany("k/", KEYS);

@@ -19,6 +19,24 @@ export const OFFLINE_ENGINE_SETTINGS: Readonly<Record<string, string>> = {
   PULUMI_NODEJS_TRANSPILE_ONLY: "true",
 };
 
+/**
+ * What e2e engine runs add: the state written once per operation, not after every step. Each checkpoint
+ * rewrites the whole state file, so an operation on an estate of a few hundred resources spends most of
+ * the engine's CPU on them (docs/performance.md: 23.5 s of 26.5 s for ten members); on the 2-core CI
+ * machine that is minutes per run. The suites read the state between operations, never during one. The
+ * interruption suite, which kills an `up` and needs what it had saved, keeps them (`checkpoints: true`),
+ * and so do `npm start` and every user: this is a test-time setting only.
+ */
+export const E2E_ENGINE_SETTINGS: Readonly<Record<string, string>> = {
+  PULUMI_SKIP_CHECKPOINTS: "true",
+};
+
+/** Options of `createEngineEnv`. */
+export interface EngineEnvOptions {
+  /** Save the state after every step, as the engine does by default. @default false */
+  readonly checkpoints?: boolean;
+}
+
 /** A private engine environment (one per test file). */
 export interface EngineEnv {
   /** Temporary directory holding the backend state and generated projects. */
@@ -51,7 +69,7 @@ export function engineEnvironment(
 }
 
 /** Creates an engine environment; throws when no pulumi CLI is found (the tier guard checks first). */
-export function createEngineEnv(prefix = "pk-engine-"): EngineEnv {
+export function createEngineEnv(prefix = "pk-engine-", options: EngineEnvOptions = {}): EngineEnv {
   const base = testbedEnv().env;
   const pulumiBinary = findBinary("pulumi", base);
   if (!pulumiBinary) throw new Error("no pulumi CLI on the test-bed PATH (scripts/testbed/build.sh engine)");
@@ -59,7 +77,7 @@ export function createEngineEnv(prefix = "pk-engine-"): EngineEnv {
   const stateDir = path.join(dir, "state");
   fs.mkdirSync(stateDir);
   const backendUrl = `file://${stateDir}`;
-  const env = engineEnvironment(base, backendUrl);
+  const env = { ...engineEnvironment(base, backendUrl), ...(options.checkpoints ? {} : E2E_ENGINE_SETTINGS) };
   return {
     dir,
     backendUrl,

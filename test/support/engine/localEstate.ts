@@ -20,6 +20,7 @@ import {
 } from "../../../scripts/sandbox/bed";
 import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../../../scripts/sandbox/stack";
 import { portOpen } from "../hosts/testbed";
+import { E2E_ENGINE_SETTINGS } from "./env";
 import { reportedVersion, requireBinary } from "../kube/binaries";
 import { TierNeeds } from "./tier";
 
@@ -108,7 +109,7 @@ export async function startLocalEstate(prefix = "pk-local-"): Promise<LocalEstat
         const stack = await LocalWorkspace.selectStack(
           { stackName: LOCAL_STACK, workDir: local.workDir },
           {
-            envVars: { ...local.env },
+            envVars: { ...local.env, ...E2E_ENGINE_SETTINGS },
             pulumiCommand: await PulumiCommand.get({ root: path.dirname(path.dirname(local.pulumi)) }),
           },
         );

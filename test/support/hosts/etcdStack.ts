@@ -9,7 +9,7 @@ import { spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { EtcdProgramInput, HostInput, INPUT_ENV } from "../../e2e/programs/etcd-hosts/input";
-import { createEngineEnv, EngineEnv } from "../engine/env";
+import { createEngineEnv, EngineEnv, EngineEnvOptions } from "../engine/env";
 import { EtcdBinaries, findEtcd } from "./etcdBinaries";
 import { EtcdTestClient } from "./etcdClient";
 import { commandTimer, etcdProgramProject, HOST_ETCD_BIN, placeEtcdBinaries } from "./etcdProgram";
@@ -90,10 +90,11 @@ export async function startEtcdStack(
   stackName: string,
   bedOptions: TestBedOptions,
   compiledProgram?: string,
+  engineOptions: EngineEnvOptions = {},
 ): Promise<EtcdStack> {
   const etcd = findEtcd();
   console.log(`etcd under test: ${etcd.version} from ${etcd.origin}`);
-  const engine = createEngineEnv(`pk-${stackName}-`);
+  const engine = createEngineEnv(`pk-${stackName}-`, engineOptions);
   let bed: TestBed | undefined;
   const clients: EtcdTestClient[] = [];
   const stop = async () => {
