@@ -6,6 +6,7 @@
 import { clusterFiles, adminCredentials } from "./controlPlane";
 import { attachLab, labLeftovers, startLab, stopLab } from "./lab";
 import { labSpecNamed } from "./labs";
+import { machineRunning, onMachine } from "./machine";
 import { nodeReady } from "./node";
 import { planLab } from "./plan";
 
@@ -22,6 +23,11 @@ async function main(): Promise<number> {
     for (const c of plan.clusters) {
       console.log(
         `  ${c.name}: ${c.server}, ${c.nodes.length} node(s), kubeconfig ${clusterFiles(c).kubeconfig("admin")}`,
+      );
+    }
+    for (const m of plan.machines) {
+      console.log(
+        `  machine ${m.name}: ssh -i ${lab.machineAccess.privateKeyPath} -o UserKnownHostsFile=${lab.machineAccess.knownHostsPath} root@${m.address}`,
       );
     }
     return 0;
@@ -48,6 +54,14 @@ async function main(): Promise<number> {
         ),
       );
       console.log(`  ${c.name}: ${c.server}${nodes.length ? `; ${nodes.join(", ")}` : ""}`);
+    }
+    for (const m of plan.machines) {
+      const state = machineRunning(m)
+        ? (
+            await onMachine(plan, m, "systemctl is-system-running || true", 10_000).catch(() => "unreachable")
+          ).trim()
+        : "stopped";
+      console.log(`  machine ${m.name}: ${m.address}, systemd ${state}`);
     }
     return 0;
   }

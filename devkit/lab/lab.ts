@@ -12,9 +12,10 @@ import { AddonImages, LabObject, STORAGE_NAMESPACE, corednsObjects, localPathObj
 import { cgroupHierarchies, absoluteCgroup, processesIn, removeCgroupTree } from "./cgroups";
 import { clusterFiles, issueClusterCredentials, startControlPlane } from "./controlPlane";
 import { mountsBelow, unmountBelow } from "./mounts";
+import { cleanUpMachines, machineAccess, MachineAccess, machineLeftovers, startMachines } from "./machine";
 import { createLabNetwork, deleteLink, deleteNamespace, namespaceExists, NETNS_DIR } from "./network";
 import { startNode } from "./node";
-import { ClusterPlan, LabPlan, LabSpec, planLab } from "./plan";
+import { ClusterPlan, LabPlan, LabSpec, MachinePlan, machineOf, planLab } from "./plan";
 import { Place, preparePlace } from "./place";
 import { BuiltImage, ImageSource, pushImages, readImageList, startRegistry, testbedImages } from "./registry";
 
@@ -30,6 +31,10 @@ export interface Lab {
   kubeconfig(cluster: string): string;
   /** Full reference of a built image in the lab registry, by its repository (`pause`, `karmada/etcd` …). */
   image(repository: string): string;
+  /** A machine of the lab, by name. */
+  machine(name: string): MachinePlan;
+  /** How to log in to the lab's machines (key and known_hosts files). */
+  readonly machineAccess: MachineAccess;
 }
 
 /** The full reference in the lab registry of the image whose repository is `repository`. */
@@ -53,8 +58,13 @@ function labHandle(plan: LabPlan, images: readonly BuiltImage[]): Lab {
       return fs.readFileSync(clusterFiles(found).kubeconfig("admin"), "utf8");
     },
     image: (repository) => imageIn(plan, images, repository),
+    machine: (name) => machineOf(plan, name),
+    machineAccess: machineAccess(plan),
   };
 }
+
+/** Whether the lab runs pods (then it needs the registry and the images). */
+const runsPods = (plan: LabPlan) => plan.clusters.some((c) => c.nodes.length > 0);
 
 /** Applies objects with kubectl (server-side apply, field manager `lab`) as the cluster's admin. */
 export function applyObjects(cluster: ClusterPlan, objects: readonly LabObject[]): void {
@@ -106,18 +116,23 @@ function awaitDeployments(
 
 /**
  * Starts a lab (a lab of the same name left over from an earlier run is removed first) and resolves once
- * every node is Ready and every cluster's DNS and storage are available. On failure, what was started
- * stays for inspection (logs under the lab dir); `stopLab` removes it.
+ * every node is Ready, every cluster's DNS and storage are available and every machine is running. On
+ * failure, what was started stays for inspection (logs under the lab dir); `stopLab` removes it.
  */
-export async function startLab(spec: LabSpec, source: ImageSource = testbedImages()): Promise<Lab> {
+export async function startLab(spec: LabSpec, source?: ImageSource): Promise<Lab> {
   const plan = planLab(spec);
   await stopLab(plan, { keepDir: false });
   fs.mkdirSync(plan.dir, { recursive: true, mode: 0o700 });
   fs.writeFileSync(path.join(plan.dir, SPEC_FILE), `${JSON.stringify(spec, null, 2)}\n`);
   createLabNetwork(plan);
-  await startRegistry(plan);
+  const pushed = async () => {
+    if (!runsPods(plan)) return [];
+    await startRegistry(plan);
+    return pushImages(plan, source ?? testbedImages());
+  };
   const [images] = await Promise.all([
-    pushImages(plan, source),
+    pushed(),
+    startMachines(plan),
     ...plan.clusters.map((c) => startClusterControlPlane(plan, c)),
   ]);
   await Promise.all(plan.clusters.map((c) => startNodesAndAddons(plan, c, images)));
@@ -162,7 +177,10 @@ export function attachLab(dir: string, source?: ImageSource): Lab | undefined {
   if (!spec) return undefined;
   const plan = planLab(spec);
   if (!namespaceExists(plan.netns) || processesIn(plan.cgroup).length === 0) return undefined;
-  return labHandle(plan, readImageList(fs.readFileSync((source ?? testbedImages()).list, "utf8")));
+  const images = runsPods(plan)
+    ? readImageList(fs.readFileSync((source ?? testbedImages()).list, "utf8"))
+    : [];
+  return labHandle(plan, images);
 }
 
 /**
@@ -193,6 +211,7 @@ export function labLeftovers(plan: LabPlan): string[] {
     if (fs.existsSync(dir)) left.push(`cgroup ${dir}`);
   }
   if (fs.existsSync(`/sys/class/net/${plan.uplink.hostVeth}`)) left.push(`link ${plan.uplink.hostVeth}`);
+  left.push(...machineLeftovers(plan));
   return left;
 }
 
@@ -203,6 +222,7 @@ export function labLeftovers(plan: LabPlan): string[] {
  */
 export async function stopLab(plan: LabPlan, options: { readonly keepDir?: boolean } = {}): Promise<void> {
   await removeCgroupTree(plan.cgroup);
+  cleanUpMachines(plan);
   const runRoot = `/run/${plan.netns}`;
   unmountBelow([plan.dir, runRoot]);
   for (const c of plan.clusters) for (const n of c.nodes) deleteNamespace(n.netns);

@@ -22,6 +22,28 @@ export interface LabSpec {
   readonly dir: string;
   /** The clusters, in order: the first one's nodes get the lowest addresses. */
   readonly clusters: readonly ClusterSpec[];
+  /** systemd machines on the lab bridge (devkit/lab/machine.ts), in address order. @default none */
+  readonly machines?: readonly MachineSpec[];
+}
+
+/** One systemd machine of a lab. */
+export interface MachineSpec {
+  /** DNS label of at most 20 characters: the machine's hostname, e.g. `etcd1`, `cp1`, `lb`. */
+  readonly name: string;
+}
+
+/** A planned machine. */
+export interface MachinePlan {
+  /** Its hostname. */
+  readonly name: string;
+  /** Its address on the lab bridge (systemd-networkd inside gives it to `host0`). */
+  readonly address: string;
+  /** systemd-nspawn's machine name, unique on this machine: `<lab>-<name>`. */
+  readonly nspawnName: string;
+  /** Files of the machine: its overlay (upper, work, merged root) and its launcher's log. */
+  readonly dir: string;
+  /** Relative cgroup path of the machine (under the lab's): nspawn and everything the machine runs. */
+  readonly cgroup: string;
 }
 
 /** One Kubernetes cluster of a lab. */
@@ -89,6 +111,7 @@ export interface LabPlan {
   /** Relative cgroup path of the lab (under this process's own memory cgroup, see cgroups.ts). */
   readonly cgroup: string;
   readonly clusters: readonly ClusterPlan[];
+  readonly machines: readonly MachinePlan[];
 }
 
 /** kube-apiserver's port on every cluster. */
@@ -103,6 +126,10 @@ const DNS_IP = "10.96.0.10";
 export const MAX_NODES_PER_CLUSTER = 9;
 /** Clusters per lab: cluster API addresses are 10.<o>.0.<2 + cluster>, below the first node's .11. */
 export const MAX_CLUSTERS = 9;
+/** Machines per lab: machine addresses are 10.<o>.0.<101 + index>, above every node's. */
+export const MAX_MACHINES = 50;
+/** First machine's last octet. */
+const FIRST_MACHINE = 101;
 
 /** Validates `spec` (ConfigError naming the field) and derives the plan. */
 export function planLab(spec: LabSpec): LabPlan {
@@ -125,8 +152,20 @@ export function planLab(spec: LabSpec): LabPlan {
   if (typeof spec.dir !== "string" || !path.isAbsolute(spec.dir)) {
     throw new ConfigError("dir", `${show(spec.dir)} is not an absolute path`);
   }
-  if (!Array.isArray(spec.clusters) || spec.clusters.length === 0 || spec.clusters.length > MAX_CLUSTERS) {
-    throw new ConfigError("clusters", `needs 1–${MAX_CLUSTERS} clusters`, "a list of { name, nodes }");
+  const machineSpecs = spec.machines ?? [];
+  if (
+    !Array.isArray(spec.clusters) ||
+    spec.clusters.length > MAX_CLUSTERS ||
+    (spec.clusters.length === 0 && machineSpecs.length === 0)
+  ) {
+    throw new ConfigError(
+      "clusters",
+      `needs 1–${MAX_CLUSTERS} clusters (none when the lab has machines)`,
+      "a list of { name, nodes }",
+    );
+  }
+  if (!Array.isArray(machineSpecs) || machineSpecs.length > MAX_MACHINES) {
+    throw new ConfigError("machines", `needs at most ${MAX_MACHINES} machines`, "a list of { name }");
   }
   const seen = new Set<string>();
   spec.clusters.forEach((c, i) => {
@@ -136,6 +175,21 @@ export function planLab(spec: LabSpec): LabPlan {
     if (!Number.isInteger(c.nodes) || c.nodes < 0 || c.nodes > MAX_NODES_PER_CLUSTER) {
       throw new ConfigError(`clusters[${i}].nodes`, `${show(c.nodes)} nodes`, `0–${MAX_NODES_PER_CLUSTER}`);
     }
+  });
+
+  const machineNames = new Set<string>();
+  machineSpecs.forEach((m, i) => {
+    validateDns1123Label(`machines[${i}].name`, m.name);
+    if (m.name.length > 20) {
+      throw new ConfigError(
+        `machines[${i}].name`,
+        `${show(m.name)} is longer than 20 characters`,
+        "e.g. cp1",
+      );
+    }
+    if (machineNames.has(m.name))
+      throw new ConfigError(`machines[${i}].name`, `${show(m.name)} is used twice`);
+    machineNames.add(m.name);
   });
 
   const net = (third: number, fourth: number) => `10.${spec.octet}.${third}.${fourth}`;
@@ -170,6 +224,13 @@ export function planLab(spec: LabSpec): LabPlan {
       nodes,
     };
   });
+  const machines = machineSpecs.map((m, i): MachinePlan => ({
+    name: m.name,
+    address: net(0, FIRST_MACHINE + i),
+    nspawnName: `${spec.name}-${m.name}`,
+    dir: path.join(spec.dir, "machines", m.name),
+    cgroup: `${cgroup}/machine-${m.name}`,
+  }));
   const gateway = net(0, 1);
   return {
     name: spec.name,
@@ -182,7 +243,19 @@ export function planLab(spec: LabSpec): LabPlan {
     registry: `${gateway}:${REGISTRY_PORT}`,
     cgroup,
     clusters,
+    machines,
   };
+}
+
+/** The machine named `name` of a plan; throws naming the machines there are. */
+export function machineOf(plan: LabPlan, name: string): MachinePlan {
+  const found = plan.machines.find((m) => m.name === name);
+  if (!found) {
+    throw new Error(
+      `lab ${plan.name} has no machine ${name} (it has ${plan.machines.map((m) => m.name).join(", ") || "none"})`,
+    );
+  }
+  return found;
 }
 
 /** The cluster named `name` of a plan; throws naming the clusters there are. */

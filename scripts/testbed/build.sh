@@ -7,7 +7,7 @@
 #
 # usage: scripts/testbed/build.sh [component ...]     (default: all, in this order)
 #   components: engine etcd kube karmada kube-previous karmada-previous node coredns
-#               local-path-provisioner pause images
+#               local-path-provisioner pause images machine-image
 #   (the *-previous ones: the oldest catalog release and its kube, for the version-upgrade drill;
 #    images packs the binaries of kube etcd karmada pause coredns local-path-provisioner)
 # env:
@@ -23,6 +23,9 @@ set -euo pipefail
 # The image recipe (component images): devkit/images/images.sh.
 # shellcheck source-path=SCRIPTDIR source=../../devkit/images/images.sh
 . "$TESTBED_DEVKIT_IMAGES/images.sh"
+# The machine image's recipe (component machine-image): devkit/machines/image.sh.
+# shellcheck source-path=SCRIPTDIR source=../../devkit/machines/image.sh
+. "$TESTBED_MACHINE_RECIPE"
 
 usage() {
   sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
@@ -41,6 +44,7 @@ typical_seconds() {
     local-path-provisioner) echo 450 ;;
     pause) echo 60 ;;
     images) echo 300 ;;
+    machine-image) echo 120 ;;
     *) echo 600 ;;
   esac
 }
@@ -305,6 +309,12 @@ build_pause() {
 build_images() {
   images_build "$1"
   cat "$1/images.tsv"
+}
+
+# The systemd machines' root filesystem (devkit/machines/image.sh), from Debian's package registry.
+build_machine_image() {
+  machine_image_build "$1"
+  log "machine image: $(wc -l <"$1/packages.txt") packages, $(cat "$1/size")"
 }
 
 # ---------------------------------------------------------------------------------------------

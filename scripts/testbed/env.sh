@@ -39,6 +39,10 @@ TESTBED_IMAGES_DIR="$(tb_dir images)"
 TESTBED_IMAGES_OCI="$TESTBED_IMAGES_DIR/oci"
 TESTBED_IMAGES_LIST="$TESTBED_IMAGES_DIR/images.tsv"
 
+# The systemd machines' root filesystem (devkit/machines/image.sh); each machine boots it under an overlay.
+export TESTBED_MACHINE_IMAGE
+TESTBED_MACHINE_IMAGE="$(tb_dir machine-image)/rootfs"
+
 # Karmada CRD bundle (same layout as the release asset crds.tar.gz) and the Kubernetes OpenAPI spec
 # of the pinned kube version (inside the k8s.io/kubernetes module in the Go module cache).
 export TESTBED_KARMADA_CRDS TESTBED_K8S_OPENAPI

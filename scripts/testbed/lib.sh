@@ -15,10 +15,10 @@ TESTBED_PULUMI_HOME="$TESTBED_ROOT/pulumi-home"
 # All components, in build order; a plain build.sh builds (or installs) all of them. `engine` is the
 # Pulumi CLI with its language hosts and the provider plugins, installed from prebuilt archives (below).
 # The ones after karmada-previous are for real nodes and container images; `images` packs the binaries of
-# the components before it, so it comes last.
+# the components before it. `machine-image` is the root filesystem the systemd machines boot.
 # shellcheck disable=SC2034 # used by the scripts that source this file
 TESTBED_COMPONENTS=(engine etcd kube karmada kube-previous karmada-previous node coredns local-path-provisioner
-  pause images)
+  pause images machine-image)
 # The components whose bin dirs env.sh puts on PATH (the others' binaries run inside images, or are an
 # older release).
 # shellcheck disable=SC2034 # used by env.sh
@@ -27,6 +27,8 @@ TESTBED_PATH_COMPONENTS=(engine etcd kube node karmada)
 # Our own code in the test bed: the pause program and the image recipe (devkit/images/). Their content is
 # part of the cache key of the components built from them (TESTBED_PAUSE_KEY, TESTBED_IMAGES_KEY below).
 TESTBED_DEVKIT_IMAGES="$(cd "$TESTBED_SCRIPT_DIR/../.." && pwd)/devkit/images"
+# The machine image's recipe (devkit/machines/image.sh): its content is the image's cache key.
+TESTBED_MACHINE_RECIPE="$(cd "$TESTBED_SCRIPT_DIR/../.." && pwd)/devkit/machines/image.sh"
 
 # Where the prebuilt Pulumi engine archives are (the CLI bundle, provider plugins, SHA256SUMS): next to the
 # repository as ../shared/engine, or PULUMI_KARMADA_ENGINE_DIR. Without them a pulumi installed the usual
@@ -55,6 +57,7 @@ tb_version() {
     local-path-provisioner) echo "$LOCAL_PATH_PROVISIONER_VERSION" ;;
     pause) echo "$PAUSE_VERSION" ;;
     images) echo "$KARMADA_VERSION-$TESTBED_IMAGES_KEY" ;;
+    machine-image) echo "$MACHINE_IMAGE_SUITE-$TESTBED_MACHINE_KEY" ;;
     *) return 1 ;;
   esac
 }
@@ -76,6 +79,9 @@ TESTBED_IMAGES_KEY="$(
     "$LOCAL_PATH_PROVISIONER_VERSION" "$PAUSE_VERSION" "$BUSYBOX_IMAGE_TAG" "$TESTBED_PAUSE_KEY" |
     tb_key_of "$TESTBED_DEVKIT_IMAGES/images.sh" /bin/busybox /etc/ssl/certs/ca-certificates.crt
 )"
+
+# The machine image dir is machine-image-<suite>-<key>: a new recipe makes a new image.
+TESTBED_MACHINE_KEY="$(echo "$MACHINE_IMAGE_SUITE" | tb_key_of "$TESTBED_MACHINE_RECIPE")"
 
 # tb_kind COMPONENT: what the component builds (kube-previous is kube at another version).
 tb_kind() {
@@ -103,7 +109,8 @@ tb_bins() {
     coredns) echo "coredns" ;;
     local-path-provisioner) echo "local-path-provisioner" ;;
     pause) echo "pause" ;;
-    images) ;; # no binaries: an OCI layout and images.tsv
+    images) ;;        # no binaries: an OCI layout and images.tsv
+    machine-image) ;; # no binaries: a root filesystem
     *) return 1 ;;
   esac
 }
@@ -120,6 +127,7 @@ tb_present() {
     karmada) [[ -f "$d/crds.tar.gz" ]] || return 1 ;;
     pause) [[ "$(cat "$d/source.sha256" 2>/dev/null)" == "$TESTBED_PAUSE_KEY" ]] || return 1 ;; # edited source
     images) [[ -f "$d/oci/index.json" && -f "$d/images.tsv" ]] || return 1 ;;
+    machine-image) [[ -x "$d/rootfs/lib/systemd/systemd" && -s "$d/packages.txt" ]] || return 1 ;;
   esac
   if [[ "$1" == engine ]]; then
     local p

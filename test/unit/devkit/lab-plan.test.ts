@@ -6,7 +6,16 @@
 import fc from "fast-check";
 import { ESTATE_CLUSTERS, e2eLabSpec, sandboxLabSpec } from "../../../devkit/lab/labs";
 import { nodeFiles } from "../../../devkit/lab/nodeConfig";
-import { LabSpec, MAX_CLUSTERS, MAX_NODES_PER_CLUSTER, clusterOf, planLab } from "../../../devkit/lab/plan";
+import {
+  LabSpec,
+  MAX_CLUSTERS,
+  MAX_MACHINES,
+  MAX_NODES_PER_CLUSTER,
+  clusterOf,
+  machineOf,
+  planLab,
+} from "../../../devkit/lab/plan";
+import { machineLauncherScript, machineNetworkFile, NSPAWN_REBOOT_STATUS } from "../../../devkit/lab/machine";
 import { ConfigError } from "../../../lib/validation/errors";
 
 const ipValue = (ip: string) => ip.split(".").reduce((acc, o) => acc * 256 + Number(o), 0);
@@ -107,6 +116,10 @@ describe("planLab", () => {
     ],
     [{ clusters: [{ name: "a", nodes: 10 }] }, "clusters[0].nodes"],
     [{ clusters: [{ name: "a", nodes: -1 }] }, "clusters[0].nodes"],
+    [{ machines: [{ name: "Cp1" }] }, "machines[0].name"],
+    [{ machines: [{ name: "cp1" }, { name: "cp1" }] }, "machines[1].name"],
+    [{ machines: [{ name: "a-machine-name-too-long" }] }, "machines[0].name"],
+    [{ machines: Array.from({ length: MAX_MACHINES + 1 }, (_, i) => ({ name: `m${i}` })) }, "machines"],
   ])("%j is refused naming %s", (override, field) => {
     const spec = { ...e2eLabSpec(), ...override } as LabSpec;
     let error: unknown;
@@ -117,5 +130,45 @@ describe("planLab", () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).field).toBe(field);
+  });
+});
+
+describe("machines of a lab", () => {
+  const spec: LabSpec = {
+    name: "m",
+    octet: 240,
+    dir: "/tmp/lab-m",
+    clusters: [],
+    machines: Array.from({ length: MAX_MACHINES }, (_, i) => ({ name: `machine${i}` })),
+  };
+  const plan = planLab(spec);
+
+  test("a lab of machines alone needs no cluster; every machine has its own address above every node's, nspawn name and cgroup", () => {
+    expect(plan.clusters).toEqual([]);
+    const addresses = plan.machines.map((m) => m.address);
+    expect(new Set(addresses).size).toBe(MAX_MACHINES);
+    for (const a of addresses) {
+      expect(inCidr(a, `${plan.gateway}/24`)).toBe(true);
+      expect(Number(a.split(".")[3])).toBeGreaterThan(99); // nodes end at .99
+      expect(Number(a.split(".")[3])).toBeLessThan(200); // the library-upgrade gate's hosts start at .200
+    }
+    expect(new Set(plan.machines.map((m) => m.nspawnName)).size).toBe(MAX_MACHINES);
+    expect(plan.machines.every((m) => m.cgroup.startsWith(`${plan.cgroup}/`))).toBe(true);
+    expect(machineOf(plan, "machine3").address).toBe("10.240.0.104");
+    expect(() => machineOf(plan, "nope")).toThrow(/has no machine nope/);
+  });
+
+  test("the launcher joins the machine's cgroup, boots it on the lab bridge in the lab namespace, and again only after a reboot", () => {
+    const m = machineOf(plan, "machine0");
+    const script = machineLauncherScript(plan, m);
+    expect(script).toContain(`--network-bridge=${plan.bridge}`);
+    expect(script).toContain(`nsenter --net=/run/netns/${plan.netns} systemd-nspawn`);
+    expect(script).toContain("--register=no --keep-unit");
+    expect(script).toContain(`--hostname=${m.name}`);
+    expect(script).toContain(`[ "$status" = ${NSPAWN_REBOOT_STATUS} ] || exit "$status"`);
+    expect(script.indexOf("cgroup.procs")).toBeLessThan(script.indexOf("systemd-nspawn"));
+    const network = machineNetworkFile(plan, m);
+    expect(network).toContain(`Address=${m.address}/24`);
+    expect(network).toContain(`Gateway=${plan.gateway}`);
   });
 });
