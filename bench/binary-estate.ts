@@ -1,11 +1,11 @@
 /**
- * Bench: the local estate of `npm start` (etcd on 3 loopback hosts, the control plane as services on 2
- * behind a VIP, 2 push + 1 pull members) with the real engine. Each round, on hosts wiped clean: `up`
- * from nothing; the floor by hand (scripts/sandbox/floor.ts: every process stopped in destroy order,
- * started in install order until healthy); the pull member's agent started, as `npm start` does, and
- * every Cluster Ready (not measured); a no-change `up` (after one unmeasured, which warms the fresh API
- * servers), a preview, a one-component rolling upgrade (karmada-scheduler to a staged release), the
- * scheduler rolled host by host by hand, then `destroy` (the agent stopped after it).
+ * Bench: the local estate of `npm start` (etcd on 3 systemd machines, the control plane as services on 2
+ * behind HAProxy, 2 push + 1 pull members) with the real engine. Each round, on machines reinstalled from
+ * the image: `up` from nothing; the floor by hand (scripts/sandbox/floor.ts: every service unit stopped
+ * in destroy order, started in install order until healthy); the pull member's agent started, as
+ * `npm start` does, and every Cluster Ready (not measured); a no-change `up` (after one unmeasured, which
+ * warms the fresh API servers), a preview, a one-component rolling upgrade (karmada-scheduler to a staged
+ * release), the scheduler rolled host by host by hand, then `destroy` (the agent stopped after it).
  * Beside each figure its floor: the engine's own cost for a program with no resource work (CLI,
  * language host, one provider of each plugin the estate uses) plus the processes' own start, restart
  * or stop time; for the preview, the no-change `up` and the upgrade, the same resources without our
@@ -15,17 +15,18 @@
  *
  * Run: BENCH_ROUNDS=3 npx ts-node --transpile-only -P tsconfig.json bench/binary-estate.ts
  * (BENCH_SKIP_CHECKPOINTS=1: the same without the engine's per-step state checkpoints, separate rows)
- * Needs the test bed (scripts/testbed/build.sh) and 127.0.6.0/24 free (no `npm start` estate running).
+ * Needs the test bed (scripts/testbed/build.sh, the machine image included) and the local estate's lab
+ * addresses free (Pulumi.local.yaml: no `npm start` estate running).
  */
 import { EngineEvent, LocalWorkspace, OpMap, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 import * as fs from "fs";
 import * as path from "path";
+import { reinstallMachine } from "../devkit/lab/machine";
 import { ByHand, runningServices, rollByHand, startAllByHand, stopAllByHand } from "../scripts/sandbox/floor";
 import { stopPullAgent } from "../scripts/sandbox/agent";
 import { startAgentsAndWait, writeAdminKubeconfig } from "../scripts/sandbox/estate";
 import { LOCAL_RUN_OPTIONS, LocalStack, SettingsEdit } from "../scripts/sandbox/stack";
 import { LocalEstate, stageSchedulerVersion, startLocalEstate } from "../test/support/engine/localEstate";
-import { killScriptProcesses } from "../test/support/hosts/testbed";
 import { CpuMeter, describeCpuUse } from "./support/cpuUse";
 import { deleteSchedules, StateResource } from "./support/deleteSchedule";
 import { sameResourcesStack } from "./support/stateReplayProject";
@@ -235,13 +236,15 @@ async function healthProbes(stack: Stack, hosts: readonly string[]): Promise<Map
   return probes;
 }
 
-/** Stops whatever a round left on the hosts and empties their roots: the next `up` starts from nothing. */
-function wipeHosts(estate: LocalEstate): void {
-  for (const host of [...estate.bed.etcdHosts, ...estate.bed.controlPlaneHosts]) {
-    killScriptProcesses(host.root);
-    for (const entry of fs.readdirSync(host.root))
-      fs.rmSync(path.join(host.root, entry), { recursive: true });
-  }
+/**
+ * Reinstalls the etcd and control-plane machines from the image, their host keys kept (the stack pins
+ * them): whatever a round left there is gone and the next `up` starts from nothing.
+ */
+async function reinstallHosts(estate: LocalEstate): Promise<void> {
+  const { lab, etcdHosts, controlPlaneHosts } = estate.bed;
+  await Promise.all(
+    [...etcdHosts, ...controlPlaneHosts].map((host) => reinstallMachine(lab.plan, host.machine)),
+  );
 }
 
 /** The estate's stack (and its settings) for this bench's engine operations. */
@@ -257,7 +260,7 @@ async function benchStack(
 
 async function round(estate: LocalEstate, index: number): Promise<Round> {
   console.log(`\n=== round ${index + 1} of ${ROUNDS}`);
-  if (index > 0) wipeHosts(estate);
+  if (index > 0) await reinstallHosts(estate);
   const { stack, local } = await benchStack(estate);
   const engine = await engineFloor(await floorStack(estate, local));
 
@@ -267,7 +270,7 @@ async function round(estate: LocalEstate, index: number): Promise<Round> {
   // reconnecting during the measured operations).
   const cpHosts = estate.bed.controlPlaneHosts.map((h) => h.name);
   const probes = await healthProbes(stack, cpHosts);
-  const services = runningServices(estate.bed, probes);
+  const services = await runningServices(estate.bed, probes);
   const stop = await stopAllByHand(services);
   const start = await startAllByHand(services);
   // As `npm start`: the pull members' agents run (the stand-in for the agent Deployment's pod), every
@@ -307,7 +310,7 @@ async function round(estate: LocalEstate, index: number): Promise<Round> {
   if (updated.join() !== "update 4") throw new Error(`the upgrade changed ${updated.join(", ")}`);
 
   // the upgraded services, as they run now (the scheduler from its new binary)
-  const roll = await rollByHand(runningServices(estate.bed, probes), `pk-${UPGRADED}`, cpHosts);
+  const roll = await rollByHand(await runningServices(estate.bed, probes), `pk-${UPGRADED}`, cpHosts);
   const tiers = (run: ByHand) => run.tiers.map((t) => `${t.services} ${seconds(t.ms)}`).join(", ");
   console.log(`by hand (${services.length} services): roll ${UPGRADED} ${seconds(roll)}`);
   console.log(`  start ${seconds(start.ms)}: ${tiers(start)}`);

@@ -58,7 +58,7 @@ testbed() {
 }
 
 estate() {
-  scripts/testbed/build.sh engine etcd kube karmada
+  scripts/testbed/build.sh engine etcd kube karmada machine-image
 }
 
 containerized() {

@@ -114,7 +114,9 @@ export function machineLauncherScript(lab: LabPlan, machine: MachinePlan): strin
     `--network-bridge=${lab.bridge}`,
     "--link-journal=no",
     "--resolv-conf=off",
-    "--console=passive",
+    // the console's output goes to the launcher's log: a console nobody reads (`passive`) fills its pty's
+    // buffer, and systemd then blocks on its next status line (seen as a reboot stuck after umount.target)
+    "--console=read-only",
   ];
   return [
     "#!/bin/bash",
@@ -131,7 +133,7 @@ export function machineLauncherScript(lab: LabPlan, machine: MachinePlan): strin
   ].join("\n");
 }
 
-function writeFile(file: string, text: string, mode: number): void {
+function writeFile(file: string, text: string | Buffer, mode: number): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text, { mode });
   fs.chmodSync(file, mode);
@@ -326,6 +328,38 @@ export async function startMachines(lab: LabPlan, imageRoot = testbedMachineImag
  */
 export async function powerOffMachine(machine: MachinePlan): Promise<void> {
   await removeCgroupTree(machine.cgroup);
+}
+
+/** What makes a machine itself and survives its reinstall: its SSH host key and machine-id. */
+const MACHINE_IDENTITY = [
+  "etc/ssh/ssh_host_ed25519_key",
+  "etc/ssh/ssh_host_ed25519_key.pub",
+  "etc/machine-id",
+];
+
+/**
+ * Reinstalls a machine from the image, as an operator re-images a server: the power is cut, everything it
+ * wrote is wiped but its identity (host key, machine-id: the estate's pinned key stays true), and it
+ * boots again. Resolves once it is running.
+ */
+export async function reinstallMachine(
+  lab: LabPlan,
+  machine: MachinePlan,
+  imageRoot = testbedMachineImage(),
+): Promise<void> {
+  await powerOffMachine(machine);
+  const f = machineFiles(machine);
+  const identity = MACHINE_IDENTITY.map((file) => {
+    const at = path.join(f.root, file);
+    return { file, data: fs.readFileSync(at), mode: fs.statSync(at).mode & 0o777 };
+  });
+  unmountBelow([f.root]);
+  fs.rmSync(f.upper, { recursive: true, force: true });
+  fs.rmSync(f.work, { recursive: true, force: true });
+  for (const { file, data, mode } of identity) writeFile(path.join(f.upper, file), data, mode);
+  for (const dir of ["etc", "etc/ssh"]) fs.chmodSync(path.join(f.upper, dir), 0o755);
+  prepareMachine(lab, machine, imageRoot);
+  await awaitMachine(lab, machine, bootMachine(machine));
 }
 
 /** Whether anything of the machine runs. */

@@ -3,13 +3,14 @@
  * stack `npm start` deploys — without its machines or clusters. The stack is prepared exactly as
  * scripts/sandbox/stack.ts prepares it for `npm start`, from a placeholder bed instead of a running one:
  *
- * - machines get a generated host key and `root: /`; binaries a placeholder mirror URL and sha256 (the
+ * - machines get a generated host key; binaries a placeholder mirror URL and sha256 (the
  *   preview runs no command, so nothing is fetched and no SSH connection is made);
  * - the member clusters' kubeconfigs all point at one loopback kube-apiserver started for the preview:
  *   the kubernetes provider reads each member's `kube-system` Namespace during a preview (the Cluster's
  *   `spec.id`) and fails on an unreachable cluster;
- * - every loopback address in the settings is moved into 127.0.12.0/24, so anything the preview might
- *   contact is this script's own (the addresses appear in no resource name: the graph is unchanged).
+ * - every address in the settings (the lab's, 10.0.0.0/8, or loopback) is moved into 127.0.12.0/24, so
+ *   anything the preview might contact is this script's own (the addresses appear in no resource name:
+ *   the graph is unchanged).
  *
  * Measured with `strace -f -e trace=connect`: the preview connects only to 127.0.0.1 (the engine and its
  * plugins) and to the stand-in cluster.
@@ -18,9 +19,9 @@ import { execFileSync, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { Bed, readLayout } from "../sandbox/bed";
+import { readLayout } from "../sandbox/bed";
 import { MirroredArtifact } from "../sandbox/mirror";
-import { LOCAL_STACK, prepareLocalStack } from "../sandbox/stack";
+import { LOCAL_STACK, prepareLocalStack, StackBed } from "../sandbox/stack";
 import { pinnedHostKey } from "../../test/support/hosts/testbed";
 import { REPO_ROOT, testbedEnv } from "../../test/support/kube/binaries";
 import { startCluster } from "../../test/support/kube/cluster";
@@ -35,22 +36,22 @@ const STAND_IN_ADDRESS = `${PREVIEW_NETWORK}.10`;
 const IPV4 = /\b(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\b/g;
 
 /**
- * `value` with every IPv4 loopback address moved into `network` (last octet kept), recursively through
- * objects and lists. Any other IPv4 address is a ConfigError naming where it is: the preview must not be
- * able to reach beyond this machine.
+ * `value` with every IPv4 address of a lab (10.0.0.0/8) or of loopback moved into `network` (last octet
+ * kept), recursively through objects and lists. Any other IPv4 address is a ConfigError naming where it
+ * is: the preview must not be able to reach beyond this machine.
  */
-export function relocateLoopback(value: unknown, network: string, at = "config"): unknown {
+export function relocateAddresses(value: unknown, network: string, at = "config"): unknown {
   if (typeof value === "string") {
     return value.replace(IPV4, (address, first: string, _b, _c, last: string) => {
-      if (first !== "127")
-        throw new ConfigError(at, `${address} is not a loopback address`, "127.0.0.0/8 only");
+      if (first !== "127" && first !== "10")
+        throw new ConfigError(at, `${address} is not a lab or loopback address`, "10.0.0.0/8, 127.0.0.0/8");
       return `${network}.${last}`;
     });
   }
-  if (Array.isArray(value)) return value.map((v, i) => relocateLoopback(v, network, `${at}[${i}]`));
+  if (Array.isArray(value)) return value.map((v, i) => relocateAddresses(v, network, `${at}[${i}]`));
   if (typeof value === "object" && value !== null) {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, relocateLoopback(v, network, `${at}.${k}`)]),
+      Object.entries(value).map(([k, v]) => [k, relocateAddresses(v, network, `${at}.${k}`)]),
     );
   }
   return value;
@@ -78,7 +79,7 @@ const placeholderArtifacts = new Proxy({} as Record<string, MirroredArtifact>, {
 });
 
 /** A bed that runs nothing: what the stack settings need, generated keys, and `standIn` as every member. */
-function placeholderBed(dir: string, standIn: { server: string; kubeconfigPath: string }): Bed {
+function placeholderBed(dir: string, standIn: { server: string; kubeconfigPath: string }): StackBed {
   const keygen = (file: string) =>
     execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "diagrams-preview", "-f", file]);
   const sshKeyPath = path.join(dir, "client_key");
@@ -86,10 +87,8 @@ function placeholderBed(dir: string, standIn: { server: string; kubeconfigPath: 
   keygen(path.join(dir, "ssh_host_ed25519_key"));
   const hostKey = pinnedHostKey(dir);
   const layout = readLayout();
-  const machine = <T>(h: T) => ({ ...h, root: "/", hostKey });
+  const machine = (h: { name: string }) => ({ name: h.name, hostKey });
   return {
-    dir,
-    layout,
     etcdHosts: layout.etcdHosts.map(machine),
     controlPlaneHosts: layout.controlPlaneHosts.map(machine),
     sshKeyPath,
@@ -97,9 +96,7 @@ function placeholderBed(dir: string, standIn: { server: string; kubeconfigPath: 
     etcdVersion: pinnedEtcdVersion(),
     crds: crdBundle(),
     members: layout.members.map((m) => ({
-      ...m,
-      address: STAND_IN_ADDRESS,
-      server: standIn.server,
+      clusterName: m.clusterName,
       kubeconfigPath: standIn.kubeconfigPath,
     })),
   };
@@ -130,7 +127,7 @@ export async function previewLocalEstate(): Promise<PreviewRun> {
     const bed = placeholderBed(dir, { server: cluster.server, kubeconfigPath: cluster.kubeconfigPath });
     const stack = prepareLocalStack(dir, bed, (config) => {
       for (const key of Object.keys(config))
-        config[key] = relocateLoopback(config[key], PREVIEW_NETWORK, key);
+        config[key] = relocateAddresses(config[key], PREVIEW_NETWORK, key);
     });
     const result = spawnSync(
       stack.pulumi,

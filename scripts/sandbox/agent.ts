@@ -1,8 +1,9 @@
 /**
- * TEST BED ONLY: the kubelet of a pull-mode member. The loopback member clusters run no pods, so the
- * karmada-agent Deployment our registration created is run as a process instead: its own flags, its
- * Karmada kubeconfig from the Secret the registration wrote, the member's admin kubeconfig standing in for
- * the in-cluster service account, and listeners on the member's loopback address.
+ * TEST BED ONLY: the kubelet of a pull-mode member. The local estate's member clusters run no pods, so
+ * the karmada-agent Deployment our registration created is run as a process instead, in the lab (its
+ * network namespace and cgroup: the lab's teardown stops it too): its own flags, its Karmada kubeconfig
+ * from the Secret the registration wrote, the member's admin kubeconfig standing in for the in-cluster
+ * service account, and listeners on the member's address.
  */
 import { createHash } from "crypto";
 import * as fs from "fs";
@@ -10,6 +11,9 @@ import * as path from "path";
 import { requireBinary } from "../../test/support/kube/binaries";
 import { apiGet, credentialsFromKubeconfig } from "../../test/support/kube/client";
 import { isRunning, startProcess, stopRecordedProcesses } from "../../test/support/kube/processes";
+import { labPlace } from "../../devkit/lab/lab";
+import { launcherPath } from "../../devkit/lab/place";
+import type { LabPlan } from "../../devkit/lab/plan";
 import { BedMember, PreviousRelease } from "./bed";
 
 /** The agent's command line: the Deployment's flags with the files and listeners of the process. */
@@ -52,6 +56,7 @@ function agentBinary(image: string, previous: PreviousRelease | undefined): stri
  */
 export async function runPullAgent(
   dir: string,
+  lab: LabPlan,
   member: BedMember,
   previous?: PreviousRelease,
 ): Promise<void> {
@@ -82,7 +87,10 @@ export async function runPullAgent(
   await stopRecordedProcesses(run, ["karmada-agent"]);
   fs.writeFileSync(karmadaKubeconfig, kubeconfig, { mode: 0o600 });
   fs.writeFileSync(stamp, fingerprint, { mode: 0o600 });
-  startProcess(run, "karmada-agent", binary, args, { PATH: process.env.PATH ?? "" });
+  const place = labPlace(lab, `agent-${member.clusterName}`);
+  startProcess(run, "karmada-agent", launcherPath(place), [binary, ...args], {
+    PATH: process.env.PATH ?? "",
+  });
 }
 
 /** Stops the agent of member cluster `clusterName`, if it runs. */

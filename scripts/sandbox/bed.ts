@@ -1,32 +1,37 @@
 /**
- * TEST BED ONLY: the machines, network and member clusters of the local estate, as processes on loopback
- * addresses that outlive the command starting them (pid files under the sandbox directory): one sshd per
- * host with its own filesystem root, the network daemon (VIP + artifact mirror, network.ts), and one
- * kube-apiserver cluster per member. Where everything listens comes from Pulumi.local.yaml (the stack's
- * own settings), so the stack and the bed cannot disagree. Starting again reuses what still runs.
+ * TEST BED ONLY: the machines, network and member clusters of the local estate — a lab of the test bed
+ * (devkit/lab) holding systemd machines (etcd1-3, cp1-2 as Pulumi.local.yaml lists them, and `lb`, the
+ * load balancer), one kube-apiserver per member cluster, and the offline artifact mirror on the lab's
+ * gateway. Machines boot systemd as PID 1 and run OpenSSH with host keys the stack pins; they have no
+ * network beyond the lab. HAProxy on `lb` health-checks the control-plane machines and is the estate's
+ * external endpoint. Where everything is comes from Pulumi.local.yaml and must match the lab's plan (a
+ * clear error says what differs). Starting again reuses a lab that still runs.
  */
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { parse } from "yaml";
-import {
-  killScriptProcesses,
-  pinnedHostKey,
-  sshdConfig,
-  waitForPort,
-} from "../../test/support/hosts/testbed";
+import { clusterFiles } from "../../devkit/lab/controlPlane";
+import { attachLab, Lab, labPlace, recordedSpec, startLab, stopLab } from "../../devkit/lab/lab";
+import { CONTROL_PLANE_PORTS, haproxyConfig } from "../../devkit/lab/loadBalancer";
+import { machineAccess, machineFiles, machineHostKey, onMachine } from "../../devkit/lab/machine";
+import { clusterOf, LabPlan, LabSpec, machineOf, MachinePlan, planLab } from "../../devkit/lab/plan";
+import { startIn } from "../../devkit/lab/place";
+import { portOpen, waitForPort } from "../../test/support/hosts/testbed";
 import { REPO_ROOT, reportedVersion, requireBinary, testbedEnv } from "../../test/support/kube/binaries";
-import { isRunning, startProcess, stopRecordedProcesses } from "../../test/support/kube/processes";
-import { stopClusterInDir } from "../../test/support/kube/cluster";
-import { ensureCluster } from "./cluster";
+import { execFileSync } from "child_process";
 import { MirroredArtifact, packMirror } from "./mirror";
-import { NetworkSettings } from "./network";
 
 /** The stack settings file of the local estate. */
 export const LOCAL_STACK_FILE = path.join(REPO_ROOT, "Pulumi.local.yaml");
 
-/** Port and address of the artifact mirror (on the VIP's network, one address up). */
+/** The lab of the local estate (its network namespace is `pk-local`, its machines `local-<name>`). */
+const LAB_NAME = "local";
+/** The machine running the load balancer; its address is the external endpoint's host. */
+export const LOAD_BALANCER = "lb";
+/** karmada-apiserver's port on the load balancer. */
+export const VIP_API_PORT = CONTROL_PLANE_PORTS[0].listenPort;
+/** The mirror's port on the lab gateway. */
 const MIRROR_PORT = 8080;
 
 /** A machine of the estate as the stack settings name it. */
@@ -43,19 +48,21 @@ export interface MemberAddress {
   readonly apiEndpoint: string;
 }
 
-/** Where every part of the estate listens (read from Pulumi.local.yaml). */
+/** Where every part of the estate is (read from Pulumi.local.yaml). */
 export interface EstateLayout {
   readonly etcdHosts: readonly HostAddress[];
   readonly controlPlaneHosts: readonly HostAddress[];
-  /** The VIP address (the host part of `controlPlane.apiServer.externalEndpoint`). */
+  /** The load balancer's address (the host part of `controlPlane.apiServer.externalEndpoint`). */
   readonly vip: string;
   readonly members: readonly MemberAddress[];
 }
 
-/** A running host. */
+/** A running machine of the estate. */
 export interface BedHost extends HostAddress {
-  /** The host's filesystem root (every path of our scripts on it is below it). */
-  readonly root: string;
+  /** The lab machine. */
+  readonly machine: MachinePlan;
+  /** The machine's root filesystem as seen from this machine (its disk, for checks; `/` inside). */
+  readonly files: string;
   /** Its pinned SSH host key (`ssh-ed25519 AAAA…`). */
   readonly hostKey: string;
 }
@@ -72,9 +79,15 @@ export interface BedMember extends MemberAddress {
 export interface Bed {
   readonly dir: string;
   readonly layout: EstateLayout;
+  /** The lab everything runs in. */
+  readonly lab: Lab;
   readonly etcdHosts: readonly BedHost[];
   readonly controlPlaneHosts: readonly BedHost[];
-  /** The SSH private key every host accepts (a throw-away key of this bed; mode 0600). */
+  /** The load balancer's machine. */
+  readonly loadBalancer: BedHost;
+  /** Machines booted beside the estate's, unused until a drill lists one (e.g. to replace a lost one). */
+  readonly spares: readonly BedHost[];
+  /** The SSH private key every machine accepts (the lab's; mode 0600). */
   readonly sshKeyPath: string;
   /** Binary tarballs on the mirror by name (`etcd`, `kube-apiserver`, `karmada-scheduler`, …). */
   readonly artifacts: Readonly<Record<string, MirroredArtifact>>;
@@ -112,6 +125,46 @@ export function readLayout(file = LOCAL_STACK_FILE): EstateLayout {
     vip: endpoint.slice(0, endpoint.lastIndexOf(":")),
     members: config["karmada:members"],
   };
+}
+
+/**
+ * The lab holding `layout` in `<dir>/lab`: its member clusters (API servers only), and machines in
+ * address order — etcd hosts, control-plane hosts, the load balancer, then `spares`. Throws when the
+ * layout's addresses are not the ones the lab gives (the settings and the lab must agree).
+ */
+export function bedLabSpec(dir: string, layout: EstateLayout, spares: readonly string[] = []): LabSpec {
+  const octet = /^10\.(\d+)\.0\.\d+$/.exec(layout.vip)?.[1];
+  if (!octet) throw new Error(`the external endpoint ${layout.vip} is not a lab address (10.<octet>.0.<n>)`);
+  const hosts = [...layout.etcdHosts, ...layout.controlPlaneHosts];
+  const spec: LabSpec = {
+    name: LAB_NAME,
+    octet: Number(octet),
+    dir: path.join(dir, "lab"),
+    clusters: layout.members.map((m) => ({ name: m.clusterName, nodes: 0 })),
+    machines: [...hosts.map((h) => h.name), LOAD_BALANCER, ...spares].map((name) => ({ name })),
+  };
+  const plan = planLab(spec);
+  const wrong = [
+    ...hosts.map((h) => [
+      `host ${h.name}`,
+      `${h.address}:${h.port}`,
+      `${machineOf(plan, h.name).address}:22`,
+    ]),
+    ["the external endpoint (load balancer)", layout.vip, machineOf(plan, LOAD_BALANCER).address],
+    ...layout.members.map((m) => [
+      `member ${m.clusterName}`,
+      m.apiEndpoint,
+      clusterOf(plan, m.clusterName).server,
+    ]),
+  ].filter(([, given, planned]) => given !== planned);
+  if (wrong.length) {
+    throw new Error(
+      `${LOCAL_STACK_FILE} does not match the lab's addresses:\n${wrong
+        .map(([what, given, planned]) => `  ${what}: ${given}, the lab has ${planned}`)
+        .join("\n")}`,
+    );
+  }
+  return spec;
 }
 
 /** Binaries of the test bed the mirror carries, one tarball each (etcd's three in one). */
@@ -156,54 +209,6 @@ function previousRelease(mirrorDir: string, baseUrl: string): PreviousRelease | 
   };
 }
 
-const SSHD = "/usr/sbin/sshd";
-const NETWORK_DAEMON = path.join(__dirname, "network.ts");
-
-const readPid = (file: string): number | undefined => {
-  if (!fs.existsSync(file)) return undefined;
-  const pid = Number(fs.readFileSync(file, "utf8").trim());
-  return Number.isInteger(pid) && pid > 1 ? pid : undefined;
-};
-const alive = (pidFile: string): boolean => {
-  const pid = readPid(pidFile);
-  return pid !== undefined && isRunning(pid);
-};
-
-const keygen = (file: string, comment: string) => {
-  if (!fs.existsSync(file))
-    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", file]);
-};
-
-/** Directory of a host (its sshd files; `root/` below it is the host's filesystem). */
-const hostDir = (dir: string, name: string) => path.join(dir, "hosts", name);
-
-/** Starts (or finds running) the sshd of `h`, its files prepared in the bed directory. */
-async function startHost(dir: string, h: HostAddress, clientPub: string): Promise<BedHost> {
-  const hd = hostDir(dir, h.name);
-  const root = path.join(hd, "root");
-  fs.mkdirSync(path.join(root, "root"), { recursive: true }); // the root and its /root, the sessions' HOME
-  keygen(path.join(hd, "ssh_host_ed25519_key"), h.name);
-  fs.writeFileSync(path.join(hd, "authorized_keys"), clientPub, { mode: 0o600 });
-  fs.writeFileSync(path.join(hd, "sshd_config"), sshdConfig(hd, h.address, h.port));
-  if (!alive(path.join(hd, "sshd.pid"))) await startSshd(dir, h);
-  const hostKey = pinnedHostKey(hd);
-  return { ...h, root, hostKey };
-}
-
-/** Starts the sshd of host `h` (it daemonizes, writing its pid file) and waits until it accepts connections. */
-export async function startSshd(dir: string, h: HostAddress): Promise<void> {
-  fs.mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
-  const hd = hostDir(dir, h.name);
-  execFileSync(SSHD, ["-f", path.join(hd, "sshd_config"), "-E", path.join(hd, "sshd.log")]);
-  await waitForPort(h.address, h.port);
-}
-
-/** Stops the sshd of host `name` (the host is "down"; processes it started keep running). */
-export function stopSshd(dir: string, name: string): void {
-  const pid = readPid(path.join(hostDir(dir, name), "sshd.pid"));
-  if (pid && isRunning(pid)) process.kill(pid, "SIGTERM");
-}
-
 /** The version `etcd --version` reports, as `vX.Y.Z`. */
 function etcdVersion(): string {
   const out = execFileSync(requireBinary("etcd"), ["--version"], { encoding: "utf8" });
@@ -219,24 +224,6 @@ function crdBundle(): string {
   return bundle;
 }
 
-/** Starts the network daemon unless it runs with these settings; waits until the VIP and the mirror listen. */
-async function startNetwork(dir: string, settings: NetworkSettings): Promise<void> {
-  const netDir = path.join(dir, "network");
-  fs.mkdirSync(netDir, { recursive: true });
-  const file = path.join(netDir, "network.json");
-  const wanted = JSON.stringify(settings);
-  const same = fs.existsSync(file) && fs.readFileSync(file, "utf8") === wanted;
-  if (same && alive(path.join(netDir, "network.pid"))) return;
-  await stopRecordedProcesses(netDir, ["network"]);
-  fs.writeFileSync(file, wanted);
-  const tsNode = path.join(REPO_ROOT, "node_modules", "ts-node", "dist", "bin.js");
-  startProcess(netDir, "network", process.execPath, [tsNode, "--transpile-only", NETWORK_DAEMON, file], {
-    PATH: process.env.PATH ?? "",
-  });
-  await waitForPort(settings.mirror.address, settings.mirror.port, 30_000);
-  for (const p of settings.vip.ports) await waitForPort(settings.vip.address, p.listenPort, 30_000);
-}
-
 /** Where the mirror's tarballs are cached (shared by every bed on the machine). */
 const mirrorCacheDir = () =>
   path.join(
@@ -244,62 +231,96 @@ const mirrorCacheDir = () =>
     "sandbox-mirror",
   );
 
-/** karmada-apiserver's port on the VIP. */
-export const VIP_API_PORT = 5443;
+const MIRROR_SERVER = path.join(__dirname, "mirror-server.ts");
 
-/** The mirror listens one address above the VIP. */
-const mirrorAddress = (layout: EstateLayout) =>
-  layout.vip.replace(/\.\d+$/, (last) => `.${Number(last.slice(1)) + 1}`);
+/** Starts the mirror in the lab (on its gateway) unless it answers there already. */
+async function startMirror(plan: LabPlan, mirrorDir: string): Promise<void> {
+  if (await portOpen(plan.gateway, MIRROR_PORT)) return;
+  const tsNode = path.join(REPO_ROOT, "node_modules", "ts-node", "dist", "bin.js");
+  startIn(
+    labPlace(plan, "mirror"),
+    "mirror",
+    process.execPath,
+    [tsNode, "--transpile-only", MIRROR_SERVER, mirrorDir, plan.gateway, String(MIRROR_PORT)],
+    { PATH: process.env.PATH ?? "" },
+  );
+  await waitForPort(plan.gateway, MIRROR_PORT, 30_000);
+}
 
-/** The network daemon's settings: the VIP in front of the layout's control-plane machines, and the mirror. */
-function networkSettings(layout: EstateLayout, mirrorDir: string): NetworkSettings {
+/**
+ * Configures HAProxy on the load balancer for `backends` and (re)loads it: a reload keeps the connections
+ * it has. The configuration is checked by `haproxy -c` on the machine before it replaces the old one.
+ */
+export async function configureLoadBalancer(plan: LabPlan, backends: readonly HostAddress[]): Promise<void> {
+  const lb = machineOf(plan, LOAD_BALANCER);
+  const config = Buffer.from(haproxyConfig(lb.address, backends)).toString("base64");
+  await onMachine(
+    plan,
+    lb,
+    [
+      "set -e",
+      `echo ${config} | base64 -d > /etc/haproxy/haproxy.cfg.new`,
+      "haproxy -c -q -f /etc/haproxy/haproxy.cfg.new",
+      "mv /etc/haproxy/haproxy.cfg.new /etc/haproxy/haproxy.cfg",
+      "systemctl enable --quiet haproxy",
+      "systemctl reload-or-restart haproxy",
+    ].join("\n"),
+  );
+  for (const p of CONTROL_PLANE_PORTS) await waitForPort(lb.address, p.listenPort, 30_000);
+}
+
+/** A lab machine as a host of the estate. */
+function bedHost(plan: LabPlan, name: string): BedHost {
+  const machine = machineOf(plan, name);
   return {
-    vip: {
-      address: layout.vip,
-      backends: layout.controlPlaneHosts.map((h) => h.address),
-      ports: [
-        { listenPort: VIP_API_PORT, targetPort: 5443 }, // karmada-apiserver
-        { listenPort: 443, targetPort: 7443 }, // karmada-aggregated-apiserver (the Cluster API)
-        { listenPort: 8443, targetPort: 8443 }, // karmada-webhook
-      ],
-    },
-    mirror: { address: mirrorAddress(layout), port: MIRROR_PORT, dir: mirrorDir },
+    name,
+    address: machine.address,
+    port: 22,
+    machine,
+    files: machineFiles(machine).root,
+    hostKey: machineHostKey(machine).split(" ").slice(0, 2).join(" "),
   };
 }
 
 /**
- * A new control-plane machine in place of `lost` (a machine gone for good): its sshd and filesystem root
- * started, and the VIP's backends changed to the machines left plus the new one, as an operator changes a
- * load balancer's pool (the daemon restarts with its new settings). Returns the bed with the new machine.
+ * A new control-plane machine (a spare of the bed) in place of `lost` (a machine gone for good): the load
+ * balancer's pool changed to the machines left plus the new one, as an operator changes theirs. Returns
+ * the bed with the new machine.
  */
-export async function replaceControlPlaneHost(
-  bed: Bed,
-  lost: string,
-  replacement: HostAddress,
-): Promise<Bed> {
-  const host = await startHost(bed.dir, replacement, fs.readFileSync(`${bed.sshKeyPath}.pub`, "utf8"));
+export async function replaceControlPlaneHost(bed: Bed, lost: string, replacement: string): Promise<Bed> {
+  const host = bed.spares.find((h) => h.name === replacement);
+  if (!host) throw new Error(`the bed has no spare machine ${replacement}`);
   const controlPlaneHosts = [...bed.controlPlaneHosts.filter((h) => h.name !== lost), host];
   const layout: EstateLayout = {
     ...bed.layout,
     controlPlaneHosts: controlPlaneHosts.map(({ name, address, port }) => ({ name, address, port })),
   };
-  await startNetwork(bed.dir, networkSettings(layout, mirrorCacheDir()));
-  return { ...bed, layout, controlPlaneHosts };
+  await configureLoadBalancer(bed.lab.plan, layout.controlPlaneHosts);
+  return { ...bed, layout, controlPlaneHosts, spares: bed.spares.filter((h) => h !== host) };
 }
 
-/** Starts every process of the bed in `dir` (or finds it running) and describes it. */
-export async function startBed(dir: string, layout: EstateLayout = readLayout()): Promise<Bed> {
-  if (!fs.existsSync(SSHD)) throw new Error(`${SSHD} is missing: apt-get install openssh-server`);
+/** Options of {@link startBed}. */
+export interface BedOptions {
+  /** Machines booted beside the estate's for drills (see {@link Bed.spares}). @default none */
+  readonly spares?: readonly string[];
+}
+
+/** Starts the bed in `dir` (or finds its lab running) and describes it. */
+export async function startBed(
+  dir: string,
+  layout: EstateLayout = readLayout(),
+  options: BedOptions = {},
+): Promise<Bed> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const sshKeyPath = path.join(dir, "ssh", "client_key");
-  fs.mkdirSync(path.dirname(sshKeyPath), { recursive: true, mode: 0o700 });
-  keygen(sshKeyPath, "pulumi-karmada-sandbox");
-  const clientPub = fs.readFileSync(`${sshKeyPath}.pub`, "utf8");
-  const hosts = await Promise.all(
-    [...layout.etcdHosts, ...layout.controlPlaneHosts].map((h) => startHost(dir, h, clientPub)),
-  );
+  const spec = bedLabSpec(dir, layout, options.spares);
+  const running = attachLab(spec.dir);
+  const lab =
+    running && JSON.stringify(recordedSpec(spec.dir)) === JSON.stringify(spec)
+      ? running
+      : await startLab(spec);
+  const plan = lab.plan;
   const mirrorDir = mirrorCacheDir();
-  const mirrorUrl = `http://${mirrorAddress(layout)}:${MIRROR_PORT}`;
+  const mirrorUrl = `http://${plan.gateway}:${MIRROR_PORT}`;
   const artifacts = packMirror(
     mirrorDir,
     mirrorUrl,
@@ -310,25 +331,27 @@ export async function startBed(dir: string, layout: EstateLayout = readLayout())
       ]),
     ),
   );
-  await startNetwork(dir, networkSettings(layout, mirrorDir));
-  const members = await Promise.all(
-    layout.members.map(async (m) => {
-      const address = new URL(m.apiEndpoint).hostname;
-      const access = await ensureCluster({
-        dir: path.join(dir, "members", m.clusterName),
-        name: m.clusterName,
-        address,
-      });
-      return { ...m, address, server: access.server, kubeconfigPath: access.kubeconfigPath };
-    }),
-  );
-  const count = layout.etcdHosts.length;
+  await startMirror(plan, mirrorDir);
+  await configureLoadBalancer(plan, layout.controlPlaneHosts);
+  const members = layout.members.map((m): BedMember => {
+    const cluster = clusterOf(plan, m.clusterName);
+    return {
+      ...m,
+      address: cluster.apiAddress,
+      server: cluster.server,
+      kubeconfigPath: clusterFiles(cluster).kubeconfig("admin"),
+    };
+  });
+  const hosts = (list: readonly HostAddress[]) => list.map((h) => bedHost(plan, h.name));
   return {
     dir,
     layout,
-    etcdHosts: hosts.slice(0, count),
-    controlPlaneHosts: hosts.slice(count),
-    sshKeyPath,
+    lab,
+    etcdHosts: hosts(layout.etcdHosts),
+    controlPlaneHosts: hosts(layout.controlPlaneHosts),
+    loadBalancer: bedHost(plan, LOAD_BALANCER),
+    spares: (options.spares ?? []).map((name) => bedHost(plan, name)),
+    sshKeyPath: machineAccess(plan).privateKeyPath,
     artifacts,
     etcdVersion: etcdVersion(),
     crds: crdBundle(),
@@ -337,12 +360,8 @@ export async function startBed(dir: string, layout: EstateLayout = readLayout())
   };
 }
 
-/** Stops every process of the bed in `dir` (services on the hosts included). Files stay. */
-export async function stopBed(dir: string, layout: EstateLayout = readLayout()): Promise<void> {
-  for (const h of [...layout.etcdHosts, ...layout.controlPlaneHosts]) {
-    killScriptProcesses(path.join(hostDir(dir, h.name), "root"));
-    stopSshd(dir, h.name);
-  }
-  await stopRecordedProcesses(path.join(dir, "network"), ["network"]);
-  for (const m of layout.members) await stopClusterInDir(path.join(dir, "members", m.clusterName));
+/** Stops the bed in `dir`: its lab (machines, clusters, mirror) with all it runs. Files outside the lab stay. */
+export async function stopBed(dir: string): Promise<void> {
+  const spec = recordedSpec(path.join(dir, "lab"));
+  if (spec) await stopLab(planLab(spec));
 }

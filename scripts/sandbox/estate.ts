@@ -52,7 +52,7 @@ export function writeAdminKubeconfig(dir: string, stack: LocalStack): string {
 /** After `up`: the pull members' agents run, and every member becomes Ready. */
 export async function startAgentsAndWait(bed: Bed, kubeconfigFile: string): Promise<void> {
   for (const member of bed.members.filter((m) => m.mode === "Pull"))
-    await runPullAgent(bed.dir, member, bed.previousRelease);
+    await runPullAgent(bed.dir, bed.lab.plan, member, bed.previousRelease);
   const karmada = credentialsFromKubeconfig(fs.readFileSync(kubeconfigFile, "utf8"));
   const wanted = bed.members.map((m) => m.clusterName).sort();
   await waitFor(
@@ -90,7 +90,7 @@ export async function removeSample(kubeconfigFile: string): Promise<void> {
 
 async function up(preview: boolean): Promise<void> {
   const dir = sandboxDir();
-  log(`starting the hosts, the VIP and mirror, and the member clusters in ${dir}`);
+  log(`starting the machines, the load balancer, the mirror and the member clusters in ${dir}`);
   const bed = await startBed(dir);
   const stack = prepareLocalStack(dir, bed);
   if (preview) {
@@ -139,7 +139,7 @@ async function down(): Promise<void> {
     // everything below is removed anyway: the state and every process are local to this directory
     log(`pulumi destroy failed (${(e as Error).message.split("\n")[0]}); removing the sandbox regardless`);
   }
-  await stopBed(dir, layout);
+  await stopBed(dir);
   for (const member of layout.members) await stopPullAgent(dir, member.clusterName);
   fs.rmSync(dir, { recursive: true, force: true });
   log("local estate removed");

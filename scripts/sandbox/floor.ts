@@ -1,36 +1,36 @@
 /**
- * TEST BED ONLY: the local estate's processes driven by hand, without Pulumi — the floor the bench
- * (bench/binary-estate.ts) prints beside each figure. On a deployed estate it takes every service the
- * supervisor runs (its exact command line and environment, read from /proc), then stops them in
- * destroy order, starts them in install order until each answers its health probe, and rolls one
- * component host by host — the processes' own start, stop and restart time, nothing of ours.
+ * TEST BED ONLY: the local estate's services driven by hand, without Pulumi — the floor the bench
+ * (bench/binary-estate.ts) prints beside each figure. Each service is a systemd unit `pk-*` on its machine:
+ * on a deployed estate this takes the active ones and, with systemctl over SSH, stops them in destroy
+ * order, starts them in install order until each answers its health probe (from this machine), and
+ * restarts one component machine by machine — the services' own start, stop and restart time under
+ * systemd, plus the SSH session each command costs (our steps pay one too), nothing of ours.
  */
-import { spawn } from "child_process";
 import * as fs from "fs";
 import * as https from "https";
 import * as http from "http";
 import * as path from "path";
+import { onMachine } from "../../devkit/lab/machine";
+import { LabPlan, MachinePlan } from "../../devkit/lab/plan";
 import { CONTROL_PLANE_STOP_GRACE_SECONDS } from "../../lib/controlplane/hosts/serviceSpec";
 import { DEFAULT_STOP_GRACE_SECONDS } from "../../lib/hosts/service";
-import { isRunning } from "../../test/support/kube/processes";
 import { Bed, BedHost } from "./bed";
 
 /** How a service proves it is up: an HTTP(S) endpoint answering 200 (TLS not verified: timing only). */
 export interface HealthProbe {
   readonly url: string;
-  /** Client certificate and key files (etcd requires one). */
+  /** Client certificate and key files, on this machine (etcd requires one). */
   readonly clientCert?: { readonly cert: string; readonly key: string };
 }
 
-/** A service of the estate on one host, as its supervisor runs it. */
+/** A service of the estate on one machine: its systemd unit. */
 export interface RunningService {
   readonly host: string;
-  /** `pk-etcd`, `pk-karmada-apiserver`, … */
+  /** The unit without its `.service`: `pk-etcd`, `pk-karmada-apiserver`, … */
   readonly name: string;
-  /** The supervisor's command line (`supervise STATE LOG DELAY -- program args…`). */
-  readonly argv: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-  readonly stateDir: string;
+  /** Where systemctl reaches it (over SSH). */
+  readonly lab: LabPlan;
+  readonly machine: MachinePlan;
   readonly probe: HealthProbe;
 }
 
@@ -56,56 +56,42 @@ const STOP_TIERS: readonly (readonly string[])[] = [
 
 const POLL_MS = 50;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** The pid a supervisor recorded; undefined while there is none (it removes the file as it exits). */
-const readPid = (file: string): number | undefined => {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw err;
-  }
-  const pid = Number(text.trim());
-  return Number.isInteger(pid) && pid > 1 ? pid : undefined;
-};
-const alive = (file: string): boolean => {
-  const pid = readPid(file);
-  return pid !== undefined && isRunning(pid);
-};
+
+/** The `pk-*` services active on a machine (timers and finished jobs are not). */
+async function activeUnits(lab: LabPlan, host: BedHost): Promise<string[]> {
+  const listed = await onMachine(
+    lab,
+    host.machine,
+    "systemctl list-units 'pk-*' --type=service --state=active --no-legend --plain",
+  );
+  return listed
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/)[0])
+    .filter(Boolean)
+    .map((unit) => unit.replace(/\.service$/, ""));
+}
 
 /**
- * Every service running on the bed's hosts. `probes` gives the health URL of a control-plane
- * component on a host (`<host>/<component>`); etcd's is its client URL's /health.
+ * Every service active on the bed's etcd and control-plane machines. `probes` gives the health URL of a
+ * control-plane component on a host (`<host>/<component>`); etcd's is its client URL's /health.
  */
-export function runningServices(bed: Bed, probes: ReadonlyMap<string, string>): RunningService[] {
-  const found: RunningService[] = [];
+export async function runningServices(
+  bed: Bed,
+  probes: ReadonlyMap<string, string>,
+): Promise<RunningService[]> {
+  const lab = bed.lab.plan;
   const etcdNames = new Set(bed.etcdHosts.map((h) => h.name));
-  for (const host of [...bed.etcdHosts, ...bed.controlPlaneHosts]) {
-    const runDir = path.join(host.root, "run", "pulumi-karmada");
-    if (!fs.existsSync(runDir)) continue;
-    for (const name of fs.readdirSync(runDir)) {
-      const stateDir = path.join(runDir, name);
-      const pid = readPid(path.join(stateDir, "supervisor.pid"));
-      if (pid === undefined || !isRunning(pid)) continue;
-      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-      const env = Object.fromEntries(
-        fs
-          .readFileSync(`/proc/${pid}/environ`, "utf8")
-          .split("\0")
-          .filter((e) => e.includes("="))
-          .map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]),
-      );
-      found.push({
-        host: host.name,
-        name,
-        argv,
-        env,
-        stateDir,
-        probe: probeOf(host, name, etcdNames, probes),
-      });
-    }
-  }
-  return found;
+  const hosts = [...bed.etcdHosts, ...bed.controlPlaneHosts];
+  const units = await Promise.all(hosts.map((host) => activeUnits(lab, host)));
+  return hosts.flatMap((host, i) =>
+    units[i].map((name) => ({
+      host: host.name,
+      name,
+      lab,
+      machine: host.machine,
+      probe: probeOf(host, name, etcdNames, probes),
+    })),
+  );
 }
 
 function probeOf(
@@ -115,7 +101,8 @@ function probeOf(
   probes: ReadonlyMap<string, string>,
 ): HealthProbe {
   if (name === "pk-etcd" && etcdHosts.has(host.name)) {
-    const pki = path.join(host.root, "etc", "etcd", "pki");
+    // the machine's own client certificate, read from its disk
+    const pki = path.join(host.files, "etc", "etcd", "pki");
     return {
       url: `https://${host.address}:2379/health`,
       clientCert: { cert: path.join(pki, "client.crt"), key: path.join(pki, "client.key") },
@@ -152,36 +139,26 @@ async function untilHealthy(service: RunningService, timeoutMs = 240_000): Promi
   }
 }
 
+/** Runs `command` on the service's machine; resolves its output. */
+const onItsMachine = (service: RunningService, command: string, timeoutMs?: number): Promise<string> =>
+  onMachine(service.lab, service.machine, command, timeoutMs);
+const unitOf = (service: RunningService) => `${service.name}.service`;
+
 /**
- * TERM to the supervisor (it passes it on), KILL after the same grace our scripts give; resolves once
- * both are gone.
+ * `systemctl stop`, the unit KILLed after the same grace our scripts give (the units keep systemd's 90 s
+ * stop timeout: lib/hosts/serviceRunner.ts); resolves once it is stopped.
  */
 async function stopService(service: RunningService): Promise<void> {
-  const sup = path.join(service.stateDir, "supervisor.pid");
-  const child = path.join(service.stateDir, "child.pid");
-  const childPid = readPid(child);
-  fs.writeFileSync(path.join(service.stateDir, "stop"), "");
-  const supPid = readPid(sup);
-  if (supPid !== undefined) process.kill(supPid, "SIGTERM");
   // etcd's spec keeps the default grace; the control plane's components get theirs
   const grace = service.name === "pk-etcd" ? DEFAULT_STOP_GRACE_SECONDS : CONTROL_PLANE_STOP_GRACE_SECONDS;
-  const deadline = Date.now() + grace * 1000;
-  const running = () => alive(sup) || (childPid !== undefined && isRunning(childPid));
-  while (running() && Date.now() < deadline) await sleep(POLL_MS);
-  for (const pid of [readPid(sup), childPid]) {
-    if (pid !== undefined && isRunning(pid)) process.kill(pid, "SIGKILL");
-  }
+  const unit = unitOf(service);
+  const kill = `{ systemctl kill --signal=SIGKILL ${unit}; systemctl stop ${unit}; }`;
+  await onItsMachine(service, `timeout ${grace} systemctl stop ${unit} || ${kill}`, (grace + 60) * 1000);
 }
 
-/** Starts the supervisor with its recorded command line and environment, detached like our scripts do. */
-function startService(service: RunningService): void {
-  fs.rmSync(path.join(service.stateDir, "stop"), { force: true });
-  const child = spawn(service.argv[0], service.argv.slice(1), {
-    detached: true,
-    stdio: "ignore",
-    env: { ...service.env },
-  });
-  child.unref();
+/** Queues the unit's start, as our scripts do: its health probe says when it is up. */
+async function startService(service: RunningService): Promise<void> {
+  await onItsMachine(service, `systemctl start --no-block ${unitOf(service)}`);
 }
 
 const inTier = (services: readonly RunningService[], tier: readonly string[]) =>
@@ -220,12 +197,15 @@ export function stopAllByHand(services: readonly RunningService[]): Promise<ByHa
 /** Starts every service, tier by tier in install order, each tier healthy before the next. */
 export function startAllByHand(services: readonly RunningService[]): Promise<ByHand> {
   return tierByTier(START_TIERS, services, async (tier) => {
-    tier.forEach(startService);
+    await Promise.all(tier.map(startService));
     await Promise.all(tier.map((s) => untilHealthy(s)));
   });
 }
 
-/** Restarts one service host by host (`hosts` order), each healthy before the next; milliseconds. */
+/**
+ * Restarts one service host by host (`hosts` order) with `systemctl restart` (it returns once the old
+ * process is gone and the new one runs), each healthy before the next; milliseconds.
+ */
 export function rollByHand(
   services: readonly RunningService[],
   name: string,
@@ -235,8 +215,7 @@ export function rollByHand(
     for (const host of hosts) {
       const service = services.find((s) => s.name === name && s.host === host);
       if (!service) throw new Error(`${name} does not run on ${host}`);
-      await stopService(service);
-      startService(service);
+      await onItsMachine(service, `systemctl restart ${unitOf(service)}`);
       await untilHealthy(service);
     }
   });

@@ -3,7 +3,7 @@
  * sandbox directory (the CLI writes `Pulumi.local.yaml` next to Pulumi.yaml, and it must not write into the
  * repository), run as JavaScript transpiled from the sources (scripts/sandbox/program.ts). The settings
  * are the repository's Pulumi.local.yaml plus what only this machine knows, taken from the running bed:
- * host roots and pinned host keys, the mirror's URLs and sha256, the test bed's etcd version and CRD
+ * the machines' pinned host keys, the mirror's URLs and sha256, the test bed's etcd version and CRD
  * bundle, and the secrets (SSH key, member kubeconfigs).
  */
 import { execFileSync } from "child_process";
@@ -12,7 +12,7 @@ import * as path from "path";
 import { parse, stringify } from "yaml";
 import { engineEnvironment, mirrorStacksProject } from "../../test/support/engine";
 import { REPO_ROOT, findBinary, testbedEnv } from "../../devkit/testbed";
-import { Bed, BedHost, LOCAL_STACK_FILE } from "./bed";
+import { Bed, LOCAL_STACK_FILE } from "./bed";
 import { projectFileForJavaScript, transpileStacksProgram } from "./program";
 
 /** The stack's name (its settings file is Pulumi.local.yaml). */
@@ -56,12 +56,29 @@ export interface LocalStack {
   run(args: readonly string[], options?: { readonly input?: string; readonly quiet?: boolean }): string;
 }
 
+/**
+ * What of a bed the stack's settings need: each machine's pinned host key, the SSH key, the mirror, the
+ * test bed's etcd version and CRD bundle, the members' kubeconfigs (a running bed, or the diagrams'
+ * placeholder).
+ */
+export type StackBed = Pick<Bed, "sshKeyPath" | "artifacts" | "etcdVersion" | "crds" | "previousRelease"> & {
+  readonly etcdHosts: readonly PinnedHost[];
+  readonly controlPlaneHosts: readonly PinnedHost[];
+  readonly members: readonly { readonly clusterName: string; readonly kubeconfigPath: string }[];
+};
+
+/** A machine by name with its pinned SSH host key. */
+export interface PinnedHost {
+  readonly name: string;
+  readonly hostKey: string;
+}
+
 /** Each host of `list` with its machine-specific settings from the bed. */
-function placed(list: Record<string, unknown>[], hosts: readonly BedHost[]): Record<string, unknown>[] {
+function placed(list: Record<string, unknown>[], hosts: readonly PinnedHost[]): Record<string, unknown>[] {
   return list.map((h) => {
     const host = hosts.find((b) => b.name === h.name);
     if (!host) throw new Error(`host ${String(h.name)} of ${LOCAL_STACK_FILE} is not in the bed`);
-    return { ...h, root: host.root, hostKey: host.hostKey };
+    return { ...h, hostKey: host.hostKey };
   });
 }
 
@@ -73,7 +90,7 @@ export type SettingsEdit = (config: Record<string, any>) => void;
  * this edit): its Karmada version (kube follows the catalog's pairing), every component's binaries from the
  * mirror, its CRD bundle.
  */
-export function atPreviousRelease(bed: Bed): SettingsEdit {
+export function atPreviousRelease(bed: StackBed): SettingsEdit {
   const previous = bed.previousRelease;
   if (!previous)
     throw new Error(
@@ -93,7 +110,10 @@ export function atPreviousRelease(bed: Bed): SettingsEdit {
 }
 
 /** The `config:` map of the stack: the repository's settings completed from `bed`, then `edit` applied. */
-export function localStackConfig(bed: Bed, edit: SettingsEdit = () => undefined): Record<string, unknown> {
+export function localStackConfig(
+  bed: StackBed,
+  edit: SettingsEdit = () => undefined,
+): Record<string, unknown> {
   const config = parse(fs.readFileSync(LOCAL_STACK_FILE, "utf8")).config as Record<string, any>;
   const etcd = config["karmada:etcd"];
   etcd.hosts = {
@@ -185,7 +205,7 @@ export function prepareSandboxStack(dir: string, spec: SandboxStackSpec): LocalS
 }
 
 /** The local estate's stack for `bed` (settings from Pulumi.local.yaml, `edit` applied). */
-export function prepareLocalStack(dir: string, bed: Bed, edit?: SettingsEdit): LocalStack {
+export function prepareLocalStack(dir: string, bed: StackBed, edit?: SettingsEdit): LocalStack {
   return prepareSandboxStack(dir, {
     name: LOCAL_STACK,
     settingsSource: LOCAL_STACK_FILE,

@@ -1,25 +1,38 @@
 /**
  * The local estate of `npm start`, end to end with the real engine: the stacks program with
- * Pulumi.local.yaml — HA etcd on three loopback SSH hosts, KarmadaControlPlane in hosts mode on two more
- * behind a VIP, binaries from a mirror with checksums, two push members and one pull member (loopback
- * kube-apiservers). One estate for the whole suite. Proves: a host down fails `up` naming it and a re-run
- * converges; every Cluster becomes Ready; the sample Deployment + PropagationPolicy applied with the
- * commands `npm start` prints reaches every member; `karmadactl get clusters` lists them; a second `up`
- * changes nothing; one component's upgrade rolls only that component, host by host; `destroy` unjoins
- * and leaves the hosts clean.
+ * Pulumi.local.yaml — HA etcd on three systemd machines, KarmadaControlPlane in hosts mode on two more
+ * with every component a systemd unit (the production default), HAProxy on a sixth machine in front of
+ * them health-checking /readyz, binaries from the lab's offline mirror with checksums (the machines have
+ * no other network), two push members and one pull member (kube-apiservers on the lab's network). One
+ * estate for the whole suite. Proves: a machine down fails `up` naming it, and once it boots a re-run
+ * converges; every Cluster becomes Ready; the sample applied with the commands `npm start` prints reaches
+ * every member; a second `up` changes nothing; a SIGKILLed service and a rebooted machine come back by
+ * themselves with no change for `up`; logs in journald hold no secret; version upgrade, component
+ * upgrade and certificate rotation roll machine by machine while the load balancer keeps serving; drift
+ * is found and repaired; a machine lost for good is replaced; `destroy` unjoins and leaves the machines
+ * clean.
  */
-import { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import { EngineEvent, Stack, UpResult } from "@pulumi/pulumi/automation";
 import { execFile, execFileSync } from "child_process";
 import { createHash, X509Certificate } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import * as tls from "tls";
 import { promisify } from "util";
-import { startSshd, stopSshd } from "../../scripts/sandbox/bed";
-import { killScriptProcesses } from "../support/hosts/testbed";
+import { BedHost } from "../../scripts/sandbox/bed";
+import { awaitMachine, bootMachine, onMachine, powerOffMachine } from "../../devkit/lab/machine";
+import { processesIn } from "../../devkit/lab/cgroups";
+import { HEALTH_CHECK_DETECTION_MS } from "../../devkit/lab/loadBalancer";
 import { destructiveStatefulSteps } from "../../lib/preview/stateful";
 import { removeSample, SAMPLE, startAgentsAndWait, writeAdminKubeconfig } from "../../scripts/sandbox/estate";
-import { atPreviousRelease, LOCAL_RUN_OPTIONS, LocalStack, SettingsEdit } from "../../scripts/sandbox/stack";
+import {
+  atPreviousRelease,
+  LOCAL_RUN_OPTIONS,
+  LocalStack,
+  localStackConfig,
+  SettingsEdit,
+} from "../../scripts/sandbox/stack";
+import { inNamespace } from "../../devkit/lab/network";
 import { DEFAULT_KARMADA_VERSION, findRelease } from "../../lib/catalog";
 import {
   changedResources,
@@ -46,7 +59,6 @@ import {
   waitFor,
 } from "../support/kube/client";
 import { watchAvailability } from "../support/kube/availability";
-import { isRunning } from "../support/kube/processes";
 
 jest.setTimeout(3_600_000);
 
@@ -75,6 +87,15 @@ const CONTROL_PLANE: readonly ControlPlaneComponent[] = [
   "karmada-scheduler",
   "karmada-webhook",
 ];
+
+/**
+ * The longest a client of the load balancer may go without an answer while a backend fails: as long as
+ * HAProxy takes to mark it down (a request in flight to it hangs until then; new ones go elsewhere).
+ */
+const LB_MAX_GAP_MS = HEALTH_CHECK_DETECTION_MS;
+/** Polls through the load balancer: every 200 ms, each given 2 s (less than the detection time). */
+const LB_POLL_MS = 200;
+const LB_REQUEST_TIMEOUT_MS = 2000;
 
 const timings: Record<string, number> = {};
 async function timed<T>(what: string, run: () => Promise<T>): Promise<T> {
@@ -132,16 +153,33 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
   let upgradeScheduler: SettingsEdit = () => undefined;
   /** The settings of the latest stack (every later test starts from them). */
   let settingsEdit: SettingsEdit = () => undefined;
-  const hostRoot = (name: string) =>
-    [...estate.bed.controlPlaneHosts, ...estate.bed.etcdHosts].find((h) => h.name === name)!.root;
-  const hostAddress = (name: string) => estate.bed.controlPlaneHosts.find((h) => h.name === name)!.address;
-  /** pid of a component's process on a control-plane host (supervisor runner). */
-  const componentPid = (host: string, component: string) =>
-    Number(
-      fs
-        .readFileSync(path.join(hostRoot(host), `run/pulumi-karmada/pk-${component}/child.pid`), "utf8")
-        .trim(),
-    );
+  /** A machine of the estate (spares included) by name. */
+  const hostOf = (name: string): BedHost =>
+    [...estate.bed.controlPlaneHosts, ...estate.bed.etcdHosts, ...estate.bed.spares].find(
+      (h) => h.name === name,
+    )!;
+  /** The machine's filesystem, read from this machine (its disk). */
+  const hostRoot = (name: string) => hostOf(name).files;
+  const hostAddress = (name: string) => hostOf(name).address;
+  /** Runs `command` on a machine over SSH (the lab's key, the pinned host key); its stdout. */
+  const onHost = (name: string, command: string) =>
+    onMachine(estate.bed.lab.plan, hostOf(name).machine, command);
+  /** The main pid (in the machine) of a component's unit, 0 when it does not run. */
+  const componentPid = async (host: string, component: string) =>
+    Number((await onHost(host, `systemctl show -p MainPID --value pk-${component}.service`)).trim());
+  /** Whether every listed component's unit is active on `host`. */
+  const allActive = async (host: string, components: readonly string[]) =>
+    (await onHost(host, `systemctl is-active ${components.map((c) => `pk-${c}.service`).join(" ")} || true`))
+      .trim()
+      .split("\n")
+      .map((state, i) => `${components[i]} ${state}`);
+  /** The file the running process of a component executes (a path on the machine). */
+  const runningExe = async (host: string, component: string) =>
+    (
+      await onHost(host, `readlink /proc/$(systemctl show -p MainPID --value pk-${component}.service)/exe`)
+    ).trim();
+  /** Through the load balancer: what every client of the estate uses. */
+  const throughLoadBalancer = () => ({ ...karmada, server: `https://${estate.bed.layout.vip}:5443` });
 
   beforeAll(async () => {
     estate = await startLocalEstate();
@@ -153,9 +191,9 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     await estate?.stop();
   });
 
-  test("a control-plane host down during up: the error names it; re-running converges", async () => {
-    const cp2 = estate.bed.controlPlaneHosts.find((h) => h.name === "cp2")!;
-    stopSshd(estate.dir, "cp2");
+  test("a control-plane machine down during up: the error names it; once it boots, re-running converges", async () => {
+    const cp2 = hostOf("cp2");
+    await powerOffMachine(cp2.machine);
     const failed = await timed("up with cp2 down", () =>
       stack.up({ ...LOCAL_RUN_OPTIONS, color: "never" }),
     ).then(
@@ -172,7 +210,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(failed!.message).toContain("karmada-cp2-preflight");
     expect(failed!.message).toContain(`${cp2.address}:${cp2.port}`);
     expect(failed!.message).not.toContain("karmada-cp1-preflight (");
-    await startSshd(estate.dir, cp2);
+    await timed("cp2 boots", () => awaitMachine(estate.bed.lab.plan, cp2.machine, bootMachine(cp2.machine)));
     const result = await timed("up (converge)", () => stack.up({ ...LOCAL_RUN_OPTIONS, color: "never" }));
     expect(result.summary.result).toBe("succeeded");
     // every host of the estate is pinned (scripts/sandbox/stack.ts): no warning about unpinned hosts
@@ -181,14 +219,14 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(outputs.adminKubeconfig.secret).toBe(true);
     adminKubeconfigFile = writeAdminKubeconfig(estate.dir, local);
     karmada = credentialsFromKubeconfig(fs.readFileSync(adminKubeconfigFile, "utf8"));
-    expect(karmada.server).toBe("https://127.0.6.100:5443");
+    expect(karmada.server).toBe(`https://${estate.bed.layout.vip}:5443`);
   });
 
   test("each host serves its components with certificates naming it, files placed with their modes", async () => {
     for (const host of estate.bed.controlPlaneHosts) {
       const direct = { ...karmada, server: `https://${host.address}:5443` };
       expect((await apiRequest(direct, "GET", "/readyz")).status).toBe(200);
-      const dir = (c: string) => path.join(host.root, "etc/karmada", c);
+      const dir = (c: string) => path.join(host.files, "etc/karmada", c);
       expect(fs.statSync(dir("karmada-apiserver")).mode & 0o777).toBe(0o700);
       expect(fs.statSync(path.join(dir("karmada-apiserver"), "pki/apiserver.key")).mode & 0o777).toBe(0o600);
       expect(fs.statSync(path.join(dir("karmada-apiserver"), "pki/apiserver.crt")).mode & 0o777).toBe(0o644);
@@ -207,24 +245,45 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
         ],
         { encoding: "utf8" },
       );
-      for (const h of [...estate.bed.controlPlaneHosts.map((c) => c.address), "127.0.6.100"])
+      for (const h of [...estate.bed.controlPlaneHosts.map((c) => c.address), estate.bed.layout.vip])
         expect(sans).toContain(`IP Address:${h}`);
-      for (const component of CONTROL_PLANE) expect(isRunning(componentPid(host.name, component))).toBe(true);
+      expect(await allActive(host.name, CONTROL_PLANE)).toEqual(CONTROL_PLANE.map((c) => `${c} active`));
     }
     // three etcd members, and karmada-apiserver uses all of them
     const etcd = (await stack.outputs()).etcdClientUrls.value as string[];
     expect(etcd).toEqual(estate.bed.etcdHosts.map((h) => `https://${h.address}:2379`));
   });
 
-  test("every private file on the hosts is 0600 in a 0700 directory, owned by the user its service runs as", () => {
-    const octal = (mode: number) => (mode & 0o777).toString(8);
-    /** The uid the service runs as: that of its running process (supervisor runner). */
-    const serviceUid = (root: string, service: string) => {
-      const pid = Number(
-        fs.readFileSync(path.join(root, `run/pulumi-karmada/${service}/child.pid`), "utf8").trim(),
+  test("every unit the library wrote passes `systemd-analyze verify` on its machine; `systemd-analyze security` exposure recorded (docs/security.md)", async () => {
+    const exposure: string[] = [];
+    for (const host of [...estate.bed.controlPlaneHosts, ...estate.bed.etcdHosts]) {
+      const units = (await onHost(host.name, "cd /etc/systemd/system && ls pk-*.service")).trim().split("\n");
+      expect(units.length).toBeGreaterThan(0);
+      // verify prints nothing and exits 0 for units without problems
+      const verify = await onHost(
+        host.name,
+        `cd /etc/systemd/system && systemd-analyze verify ${units.join(" ")} 2>&1; echo "exit $?"`,
       );
-      return fs.statSync(`/proc/${pid}`).uid;
-    };
+      expect({ host: host.name, verify: verify.trim() }).toEqual({ host: host.name, verify: "exit 0" });
+      for (const unit of units) {
+        const report = await onHost(host.name, `systemd-analyze security --no-pager ${unit} || true`);
+        const overall = /Overall exposure level for \S+: (.*)$/m.exec(report)?.[1] ?? report.slice(-200);
+        exposure.push(`${host.name} ${unit}: ${overall}`);
+      }
+    }
+    console.log(`systemd-analyze security:\n${exposure.join("\n")}`);
+    expect(exposure.every((line) => /: \d+\.\d+ /.test(line))).toBe(true);
+  });
+
+  test("every private file on the machines is 0600 in a 0700 directory, owned by the user its service runs as", async () => {
+    const octal = (mode: number) => (mode & 0o777).toString(8);
+    /** The uid the service runs as: that of its unit's running process. */
+    const serviceUid = async (host: string, service: string) =>
+      Number(
+        (
+          await onHost(host, `stat -c %u /proc/$(systemctl show -p MainPID --value ${service}.service)`)
+        ).trim(),
+      );
     const walk = (dir: string): string[] =>
       fs
         .readdirSync(dir, { withFileTypes: true })
@@ -252,17 +311,17 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       }).toEqual({ file: `${host}:${rel}`, mode: "600", uid, dir: "700", dirUid: uid });
     };
     for (const host of estate.bed.controlPlaneHosts) {
-      const config = path.join(host.root, "etc/karmada");
+      const config = path.join(host.files, "etc/karmada");
       expect(fs.readdirSync(config).sort()).toEqual([...CONTROL_PLANE].sort());
       for (const component of CONTROL_PLANE) {
-        const uid = serviceUid(host.root, `pk-${component}`);
+        const uid = await serviceUid(host.name, `pk-${component}`);
         const dir = path.join(config, component);
         expect({ dir: component, mode: octal(fs.statSync(dir).mode), uid: fs.statSync(dir).uid }).toEqual({
           dir: component,
           mode: "700",
           uid,
         });
-        for (const file of walk(dir).filter(holdsKey)) checkPrivate(host.name, host.root, file, uid);
+        for (const file of walk(dir).filter(holdsKey)) checkPrivate(host.name, host.files, file, uid);
       }
       expect(found[host.name]).toEqual(
         expect.arrayContaining([
@@ -276,13 +335,13 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       );
     }
     for (const host of estate.bed.etcdHosts) {
-      const uid = serviceUid(host.root, "pk-etcd");
-      for (const file of walk(path.join(host.root, "etc/etcd/pki")).filter(holdsKey))
-        checkPrivate(host.name, host.root, file, uid);
+      const uid = await serviceUid(host.name, "pk-etcd");
+      for (const file of walk(path.join(host.files, "etc/etcd/pki")).filter(holdsKey))
+        checkPrivate(host.name, host.files, file, uid);
       // the data dir holds everything Karmada stores, its Secrets included: all of it private
-      const data = path.join(host.root, "var/lib/etcd");
+      const data = path.join(host.files, "var/lib/etcd");
       expect(octal(fs.statSync(data).mode)).toBe("700");
-      for (const file of walk(data)) checkPrivate(host.name, host.root, file, uid);
+      for (const file of walk(data)) checkPrivate(host.name, host.files, file, uid);
       expect(found[host.name]).toEqual(
         expect.arrayContaining([
           "etc/etcd/pki/server.key",
@@ -364,6 +423,30 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     }
   });
 
+  test("offline: the machines have no network beyond their lab; every binary came from the lab's mirror with a sha256, the CRD bundle from a local path", async () => {
+    const plan = estate.bed.lab.plan;
+    const config = localStackConfig(estate.bed) as Record<string, any>;
+    const sources = [
+      config["karmada:etcd"].hosts.artifact,
+      ...Object.values(config["karmada:controlPlane"].hosts.components).map((c: any) => c.binaries),
+    ];
+    expect(sources.length).toBe(7);
+    for (const source of sources) {
+      expect(new URL(source.url).host).toBe(`${plan.gateway}:8080`);
+      expect(source.sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+    expect(config["karmada:crds"]).toEqual({ kind: "path", path: expect.stringMatching(/^\//) });
+    // a machine routes everything through the lab's gateway, and the lab routes nothing beyond itself
+    // (`ip route get` looks the route up and sends nothing)
+    expect(await onHost("cp1", "ip route get 192.0.2.1")).toContain(`via ${plan.gateway}`);
+    const [ip, ...args] = [...inNamespace(plan.netns), "ip", "route", "get", "192.0.2.1"];
+    const lookup = await execFileAsync(ip, args).then(
+      ({ stdout }) => stdout,
+      (e: { stderr?: string }) => e.stderr ?? "",
+    );
+    expect(lookup).toMatch(/unreachable/i);
+  });
+
   test("a second up of the unchanged estate changes nothing", async () => {
     const events = eventLog();
     const result = await timed("up (no changes)", () =>
@@ -374,6 +457,186 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(events.log.filter((e) => !["same", "done", "read"].includes(e.op))).toEqual([]);
   });
 
+  /** Waits until `server`'s karmada-apiserver answers /readyz with 200. */
+  const apiServerReady = (host: string) =>
+    waitFor(
+      `karmada-apiserver on ${host} ready`,
+      async () =>
+        (
+          await apiRequest(
+            { ...karmada, server: `https://${hostAddress(host)}:5443` },
+            "GET",
+            "/readyz",
+          ).catch(() => ({ status: 0 }))
+        ).status === 200,
+      180_000,
+      500,
+    );
+  /** `up` of the unchanged settings changes nothing (reads aside). */
+  const expectQuietUp = async () => {
+    const quiet = recordSteps();
+    await stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: quiet.onEvent });
+    expect(describeChanges(quiet.steps.filter((st) => st.op !== "read"))).toEqual([]);
+  };
+  /** What the load balancer's clients saw while `during` ran (core API: karmada-apiserver's own). */
+  const throughLbDuring = async (what: string, during: () => Promise<void>) => {
+    const watch = watchAvailability(
+      [throughLoadBalancer()],
+      "/api/v1/namespaces/default",
+      LB_POLL_MS,
+      LB_REQUEST_TIMEOUT_MS,
+    );
+    try {
+      await during();
+    } finally {
+      const report = await watch.stop();
+      console.log(`${what}, through the load balancer: ${JSON.stringify(report)}`);
+      expect(report.polls).toBeGreaterThan(10);
+      expect(report.longestGapMs).toBeLessThanOrEqual(LB_MAX_GAP_MS);
+    }
+  };
+
+  test("a service killed with SIGKILL: systemd starts it again by itself, the load balancer keeps serving, `up` finds nothing to change", async () => {
+    const victims = [
+      ["cp1", "karmada-apiserver"],
+      ["etcd1", "etcd"],
+    ] as const;
+    await throughLbDuring("karmada-apiserver on cp1 and etcd on etcd1 killed", async () => {
+      const before = new Map<string, number>();
+      for (const [host, component] of victims) {
+        const pid = await componentPid(host, component);
+        expect(pid).toBeGreaterThan(0);
+        before.set(`${host}/${component}`, pid);
+        await onHost(host, `kill -KILL ${pid}`);
+      }
+      await timed("killed services back", () =>
+        waitFor(
+          "every killed service running again",
+          async () => {
+            for (const [host, component] of victims) {
+              const pid = await componentPid(host, component);
+              if (pid === 0 || pid === before.get(`${host}/${component}`)) return false;
+            }
+            return true;
+          },
+          60_000,
+          500,
+        ),
+      );
+      await apiServerReady("cp1");
+    });
+    for (const [host, component] of victims) {
+      const restarts = await onHost(host, `systemctl show -p NRestarts --value pk-${component}.service`);
+      expect({ host, component, restarts: Number(restarts.trim()) > 0 }).toEqual({
+        host,
+        component,
+        restarts: true,
+      });
+    }
+    await expectQuietUp();
+  });
+
+  /**
+   * Reboots machine `name` (`systemctl reboot`) and waits until it runs again. A machine not back in time
+   * has its journal's last lines printed (read through its namespaces: it has no sshd then) and is power
+   * cycled, so the suite's later checks still have it, before the step fails.
+   */
+  const rebootMachine = async (name: string) => {
+    const machine = hostOf(name).machine;
+    // /run is a tmpfs: the marker is gone once the machine has booted again
+    await onHost(name, "touch /run/pk-before-reboot");
+    await onHost(name, "systemctl reboot").catch(() => undefined); // the session may end with it
+    const booted = async () =>
+      (await onHost(name, "test -e /run/pk-before-reboot && echo old || echo new").catch(() => "")).trim() ===
+      "new";
+    try {
+      await timed(`${name} rebooted`, () => waitFor(`${name} rebooted`, booted, 180_000, 500));
+    } catch (e) {
+      // the machine's PID 1: the process whose pid in its own namespace is 1
+      const init = processesIn(machine.cgroup).find((pid) => {
+        const status = fs.readFileSync(`/proc/${pid}/status`, { encoding: "utf8", flag: "r" });
+        return /^NSpid:\s+\d+\s+1$/m.test(status);
+      });
+      const journal = init
+        ? execFileSync(
+            "nsenter",
+            ["-t", String(init), "-m", "journalctl", "-D", "/var/log/journal", "--no-pager", "-n", "80"],
+            { encoding: "utf8" },
+          )
+        : "(no systemd left)";
+      console.log(`${name} did not come back from its reboot; its journal ends:\n${journal}`);
+      await powerOffMachine(machine);
+      await awaitMachine(estate.bed.lab.plan, machine, bootMachine(machine));
+      throw e;
+    }
+    await awaitMachine(estate.bed.lab.plan, machine);
+  };
+
+  test("an etcd machine rebooted (`systemctl reboot`): etcd is back by itself and its member rejoins, the load balancer keeps serving, `up` finds nothing to change", async () => {
+    await throughLbDuring("etcd1 rebooted", () => rebootMachine("etcd1"));
+    expect(await allActive("etcd1", ["etcd"])).toEqual(["etcd active"]);
+    // etcd1's member is back in the cluster: every member healthy, asked from etcd1 itself
+    const etcd1 = hostOf("etcd1");
+    const health = await onHost(
+      "etcd1",
+      `etcdctl --endpoints=https://${etcd1.address}:2379 --cacert=/etc/etcd/pki/ca.crt ` +
+        "--cert=/etc/etcd/pki/client.crt --key=/etc/etcd/pki/client.key endpoint health --cluster -w json",
+    );
+    const members = JSON.parse(health) as { endpoint: string; health: boolean }[];
+    expect(members.map((m) => [m.endpoint, m.health]).sort()).toEqual(
+      estate.bed.etcdHosts.map((h) => [`https://${h.address}:2379`, true]).sort(),
+    );
+    await expectQuietUp();
+  });
+
+  test("a control-plane machine rebooted (`systemctl reboot`): every component is back by itself, the load balancer keeps serving, `up` finds nothing to change", async () => {
+    await throughLbDuring("cp1 rebooted", async () => {
+      await rebootMachine("cp1");
+      await apiServerReady("cp1");
+    });
+    expect(await allActive("cp1", CONTROL_PLANE)).toEqual(CONTROL_PLANE.map((c) => `${c} active`));
+    await expectQuietUp();
+  });
+
+  test("a component's logs are in journald (`journalctl -u pk-<component>`, docs/hosts.md) and hold no secret", async () => {
+    const pemLines = (text: string) =>
+      text
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => /^[A-Za-z0-9+/=]{40,}$/.test(l));
+    // every line of key material of every private key on the machines
+    const walk = (dir: string): string[] =>
+      fs.existsSync(dir)
+        ? fs
+            .readdirSync(dir, { withFileTypes: true })
+            .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+        : [];
+    const hosts = [...estate.bed.controlPlaneHosts, ...estate.bed.etcdHosts];
+    const secrets = new Set<string>();
+    for (const host of hosts)
+      for (const dir of ["etc/karmada", "etc/etcd"])
+        for (const file of walk(path.join(host.files, dir)).filter((f) => f.endsWith(".key")))
+          for (const line of pemLines(fs.readFileSync(file, "utf8"))) secrets.add(line);
+    expect(secrets.size).toBeGreaterThan(20);
+    const logLines = await onHost("cp1", "journalctl -u pk-karmada-apiserver --no-pager -o cat | wc -l");
+    expect(Number(logLines.trim())).toBeGreaterThan(20);
+    // searched on the machine (a journal is megabytes): the patterns go there on a tmpfs, and are removed
+    const patterns = Buffer.from([...secrets, "PRIVATE KEY-----", "client-key-data"].join("\n")).toString(
+      "base64",
+    );
+    for (const host of hosts) {
+      const found = await onHost(
+        host.name,
+        `echo ${patterns} | base64 -d > /run/pk-patterns; ` +
+          "journalctl --no-pager -o cat | grep -c -F -f /run/pk-patterns; rm -f /run/pk-patterns",
+      );
+      expect({ host: host.name, linesWithSecrets: Number(found.trim()) }).toEqual({
+        host: host.name,
+        linesWithSecrets: 0,
+      });
+    }
+  });
+
   /** The version a release's binary of `component` reports (kube's for karmada-apiserver and kube-controller-manager). */
   const binaryFamilyVersion = (
     component: ControlPlaneComponent,
@@ -381,8 +644,8 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
   ) => (binaryFamily(component) === "kubernetes" ? release.kubernetesVersion : release.version);
 
   /** Version the binary of a running component reports (the file its process runs). */
-  const runningVersion = (host: string, component: ControlPlaneComponent): string =>
-    reportedVersion(fs.readlinkSync(`/proc/${componentPid(host, component)}/exe`), binaryFamily(component));
+  const runningVersion = async (host: string, component: ControlPlaneComponent): Promise<string> =>
+    reportedVersion(path.join(hostRoot(host), await runningExe(host, component)), binaryFamily(component));
 
   /** Waits until Deployment `name` runs in every member (as propagated by Karmada). */
   const inEveryMember = (name: string) =>
@@ -409,18 +672,21 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(previous.karmadaVersion).not.toBe(target.version);
     for (const host of ["cp1", "cp2"]) {
       for (const component of CONTROL_PLANE) {
-        expect(`${host}/${component} ${runningVersion(host, component)}`).toBe(
+        expect(`${host}/${component} ${await runningVersion(host, component)}`).toBe(
           `${host}/${component} ${binaryFamilyVersion(component, findRelease(previous.karmadaVersion))}`,
         );
       }
     }
     const upgraded = await estate.stack(); // the repository's settings: the default release
     const events = eventLog();
-    const result = await timed("version upgrade", () =>
-      upgraded.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: events.onEvent }),
-    );
+    let result: UpResult | undefined;
+    await throughLbDuring("version upgrade", async () => {
+      result = await timed("version upgrade", () =>
+        upgraded.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: events.onEvent }),
+      );
+    });
     stack = upgraded.stack;
-    expect(result.summary.result).toBe("succeeded");
+    expect(result!.summary.result).toBe("succeeded");
     const changed = events.log.filter((e) => !["same", "done", "read"].includes(e.op));
     console.log(`version upgrade steps:\n${changed.map((e) => `${e.op} ${e.type} ${e.name}`).join("\n")}`);
     // nothing replaced or deleted; only CRDs new in the release are created
@@ -453,7 +719,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(lastDone(aggregated)).toBeLessThan(firstChange(controllers));
     for (const host of ["cp1", "cp2"]) {
       for (const component of CONTROL_PLANE) {
-        expect(`${host}/${component} ${runningVersion(host, component)}`).toBe(
+        expect(`${host}/${component} ${await runningVersion(host, component)}`).toBe(
           `${host}/${component} ${binaryFamilyVersion(component, target)}`,
         );
       }
@@ -490,9 +756,9 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
   test("a component upgrade rolls that component only, host by host", async () => {
     const version = "v1.18.3";
     const staged = stageSchedulerVersion(estate, version);
-    const pidsBefore = Object.fromEntries(
-      ["cp1", "cp2"].flatMap((h) => CONTROL_PLANE.map((c) => [`${h}/${c}`, componentPid(h, c)])),
-    );
+    const pidsBefore: Record<string, number> = {};
+    for (const h of ["cp1", "cp2"])
+      for (const c of CONTROL_PLANE) pidsBefore[`${h}/${c}`] = await componentPid(h, c);
     upgradeScheduler = (config) => {
       config["karmada:controlPlane"].hosts.components.scheduler = { version, binaries: { path: staged } };
     };
@@ -517,17 +783,15 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       at("update", "karmada-cp2-karmada-scheduler"),
     );
     for (const host of estate.bed.controlPlaneHosts) {
-      const pid = componentPid(host.name, "karmada-scheduler");
+      const pid = await componentPid(host.name, "karmada-scheduler");
       expect(pid).not.toBe(pidsBefore[`${host.name}/karmada-scheduler`]);
-      expect(fs.readlinkSync(`/proc/${pid}/exe`)).toBe(
-        path.join(host.root, "usr/local/bin/karmada-scheduler"),
-      );
-      const reported = execFileSync(path.join(host.root, "usr/local/bin/karmada-scheduler"), ["version"], {
+      expect(await runningExe(host.name, "karmada-scheduler")).toBe("/usr/local/bin/karmada-scheduler");
+      const reported = execFileSync(path.join(host.files, "usr/local/bin/karmada-scheduler"), ["version"], {
         encoding: "utf8",
       });
       expect(reported).toContain(`GitVersion:"${version}"`);
       for (const component of CONTROL_PLANE.filter((c) => c !== "karmada-scheduler")) {
-        expect(componentPid(host.name, component)).toBe(pidsBefore[`${host.name}/${component}`]);
+        expect(await componentPid(host.name, component)).toBe(pidsBefore[`${host.name}/${component}`]);
       }
     }
   });
@@ -545,7 +809,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       }
     };
     for (const host of [...estate.bed.controlPlaneHosts, ...estate.bed.etcdHosts]) {
-      for (const dir of ["etc/karmada", "etc/etcd"]) walk(host.name, host.root, path.join(host.root, dir));
+      for (const dir of ["etc/karmada", "etc/etcd"]) walk(host.name, host.files, path.join(host.files, dir));
     }
     return digests;
   }
@@ -631,11 +895,9 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
 
     // up: members watched for Ready the whole time, with the old admin credentials (still valid)
     const digestsBefore = pkiDigests();
-    const pidsBefore = new Map(
-      estate.bed.controlPlaneHosts.flatMap((h) =>
-        CONTROL_PLANE.map((c) => [`${h.name}/${c}`, componentPid(h.name, c)] as const),
-      ),
-    );
+    const pidsBefore = new Map<string, number>();
+    for (const h of estate.bed.controlPlaneHosts)
+      for (const c of CONTROL_PLANE) pidsBefore.set(`${h.name}/${c}`, await componentPid(h.name, c));
     const watch = { reads: 0, notReady: [] as string[], done: false };
     const watching = (async () => {
       while (!watch.done) {
@@ -654,10 +916,12 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     })();
     const applied = recordSteps();
     try {
-      const result = await timed("rotation up", () =>
-        rotated.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: applied.onEvent }),
-      );
-      expect(result.summary.result).toBe("succeeded");
+      await throughLbDuring("certificate rotation", async () => {
+        const result = await timed("rotation up", () =>
+          rotated.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: applied.onEvent }),
+        );
+        expect(result.summary.result).toBe("succeeded");
+      });
     } finally {
       watch.done = true;
       await watching;
@@ -684,7 +948,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(renewed.filter((f) => digestsAfter.get(f) === digestsBefore.get(f))).toEqual([]);
     // etcd reads its certificate files on each new connection (no restart): it serves the renewed one
     for (const host of estate.bed.etcdHosts) {
-      const pki = (file: string) => fs.readFileSync(path.join(host.root, "etc/etcd/pki", file));
+      const pki = (file: string) => fs.readFileSync(path.join(host.files, "etc/etcd/pki", file));
       const onDisk = sha256(new X509Certificate(pki("server.crt")).raw);
       expect({ host: host.name, served: await servedCertificate(host.address, 2379, pki) }).toEqual({
         host: host.name,
@@ -694,7 +958,10 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     // every control-plane process reads a renewed certificate (its kubeconfig's): each runs anew
     for (const [key, pid] of pidsBefore) {
       const [host, component] = key.split("/");
-      expect({ key, restarted: componentPid(host, component) !== pid }).toEqual({ key, restarted: true });
+      expect({ key, restarted: (await componentPid(host, component)) !== pid }).toEqual({
+        key,
+        restarted: true,
+      });
     }
 
     // the new admin kubeconfig works with karmadactl; the propagated Deployment keeps being reconciled
@@ -740,48 +1007,26 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(describeChanges(again.steps.filter((st) => st.op !== "read"))).toEqual([]);
   });
 
-  /** The supervisor's argv of a component (`supervise STATE LOG DELAY -- program args…`) and its pid. */
-  const supervisorOf = (host: string, component: string) => {
-    const pidFile = path.join(hostRoot(host), `run/pulumi-karmada/pk-${component}/supervisor.pid`);
-    const pid = Number(fs.readFileSync(pidFile, "utf8").trim());
-    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(0, -1);
-    return { pid, argv };
-  };
-  /** Stops a component the way `systemctl stop` would: stop flag, TERM to the supervisor, wait. */
+  /** Stops a component by hand, as an operator would: `systemctl stop` (systemd does not restart it). */
   const stopByHand = async (host: string, component: string) => {
-    const { pid } = supervisorOf(host, component);
-    const child = componentPid(host, component);
-    fs.writeFileSync(path.join(hostRoot(host), `run/pulumi-karmada/pk-${component}/stop`), "");
-    process.kill(pid, "SIGTERM");
-    await waitFor(
-      `${component} on ${host} stopped`,
-      async () => !isRunning(pid) && !isRunning(child),
-      60_000,
-      200,
-    );
+    await onHost(host, `systemctl stop pk-${component}.service`);
+    expect(await componentPid(host, component)).toBe(0);
   };
 
-  test("drift: a service stopped and a flag edited by hand on the hosts, a member's Cluster deleted; `refresh` shows exactly those, `up` repairs them, members Ready again, no duplicates", async () => {
+  test("drift: a service stopped and a flag edited by hand on the machines, a member's Cluster deleted; `refresh` shows exactly those, `up` repairs them, members Ready again, no duplicates", async () => {
     const karmadactl = requireBinary("karmadactl");
     // 1. karmada-scheduler stopped on cp1
     await stopByHand("cp1", "karmada-scheduler");
-    // 2. karmada-controller-manager on cp2 restarted by hand with one more flag
-    const edited = supervisorOf("cp2", "karmada-controller-manager");
-    await stopByHand("cp2", "karmada-controller-manager");
-    fs.rmSync(path.join(hostRoot("cp2"), "run/pulumi-karmada/pk-karmada-controller-manager/stop"));
-    const [shell, ...rest] = edited.argv;
-    execFileSync("setsid", ["--fork", shell, ...rest, "--v=4"], { stdio: "ignore" });
-    await waitFor(
-      "the edited controller manager runs",
-      async () => {
-        const file = path.join(hostRoot("cp2"), "run/pulumi-karmada/pk-karmada-controller-manager/child.pid");
-        return fs.existsSync(file) && isRunning(Number(fs.readFileSync(file, "utf8").trim()));
-      },
-      60_000,
-      200,
+    // 2. karmada-controller-manager's unit on cp2 edited by hand with one more flag, and restarted
+    const unit = "/etc/systemd/system/pk-karmada-controller-manager.service";
+    await onHost(
+      "cp2",
+      `sed -i '/^ExecStart=/ s/$/ --v=4/' ${unit} && systemctl daemon-reload && systemctl restart pk-karmada-controller-manager.service`,
     );
-    const editedPid = componentPid("cp2", "karmada-controller-manager");
-    expect(fs.readFileSync(`/proc/${editedPid}/cmdline`, "utf8")).toContain("--v=4\0");
+    const editedPid = await componentPid("cp2", "karmada-controller-manager");
+    expect(editedPid).toBeGreaterThan(0);
+    const cmdline = (host: string, pid: number) => onHost(host, `tr '\\0' ' ' < /proc/${pid}/cmdline`);
+    expect(await cmdline("cp2", editedPid)).toContain(" --v=4");
     // 3. member1's Cluster object deleted (Karmada's controllers finalize it: its execution space goes)
     expect(
       (await apiRequest(karmada, "DELETE", "/apis/cluster.karmada.io/v1alpha1/clusters/member1")).status,
@@ -829,8 +1074,10 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       "karmada-cp2-drift-karmada-controller-manager",
     ]);
     const found = Object.fromEntries(drifted.map((r) => [parseUrn(r.urn).name, String(r.observed)]));
-    expect(found["karmada-cp1-drift-karmada-scheduler"]).toBe("stopped");
-    expect(found["karmada-cp2-drift-karmada-controller-manager"]).toMatch(/^running, command line sha256:/);
+    expect(found["karmada-cp1-drift-karmada-scheduler"]).toMatch(/^stopped, unit sha256:/);
+    expect(found["karmada-cp2-drift-karmada-controller-manager"]).toMatch(
+      /^running, command line sha256:\S+, unit sha256:/,
+    );
     const after = new Set((await stateResources(stack)).map((r) => r.urn));
     const gone = beforeRefresh
       .filter((r) => !after.has(r.urn))
@@ -851,10 +1098,11 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       "pulumi-nodejs:dynamic:Resource karmada-cp1-drift-karmada-scheduler: update",
       "pulumi-nodejs:dynamic:Resource karmada-cp2-drift-karmada-controller-manager: update",
     ]);
-    expect(isRunning(componentPid("cp1", "karmada-scheduler"))).toBe(true);
-    const repairedPid = componentPid("cp2", "karmada-controller-manager");
+    expect(await componentPid("cp1", "karmada-scheduler")).toBeGreaterThan(0);
+    const repairedPid = await componentPid("cp2", "karmada-controller-manager");
     expect(repairedPid).not.toBe(editedPid);
-    expect(fs.readFileSync(`/proc/${repairedPid}/cmdline`, "utf8")).not.toContain("--v=4");
+    expect(await cmdline("cp2", repairedPid)).not.toContain("--v=4");
+    expect(await onHost("cp2", `cat ${unit}`)).not.toContain("--v=4");
     // members Ready again, each Cluster once, and the sample reconciled in member1 again
     await timed("members Ready after repair", () =>
       waitFor(
@@ -917,7 +1165,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(describeChanges(quiet.steps.filter((st) => st.op !== "read"))).toEqual([]);
   });
 
-  test("a control-plane machine that never comes back: the VIP keeps serving from the other; a new machine listed with `replaces` restores two, nothing deleted or replaced that holds state", async () => {
+  test("a control-plane machine that never comes back: the load balancer keeps serving from the other; a new machine listed with `replaces` restores two, nothing deleted or replaced that holds state", async () => {
     const karmadactl = requireBinary("karmadactl");
     let lastAnswer = "";
     const readyClusters = async () => {
@@ -930,10 +1178,24 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       lastAnswer = stdout;
       return stdout.match(/\bTrue\b/g)?.length ?? 0;
     };
-    // cp2 is gone for good: every process on it dies with it, its SSH never answers again
-    killScriptProcesses(hostRoot("cp2"));
-    stopSshd(estate.dir, "cp2");
-    // the VIP serves from cp1 alone: the API answers, cp1's controllers take over the leases and reconcile
+    // cp2 is gone for good: the power is cut (every process dies at once), it never answers again. Clients
+    // through the load balancer are watched from before the cut until HAProxy has taken cp2 out of its pool
+    const clusterList = "/apis/cluster.karmada.io/v1alpha1/clusters";
+    const lbWatch = watchAvailability(
+      [throughLoadBalancer()],
+      clusterList,
+      LB_POLL_MS,
+      LB_REQUEST_TIMEOUT_MS,
+    );
+    await new Promise((r) => setTimeout(r, 3000));
+    await powerOffMachine(hostOf("cp2").machine);
+    await new Promise((r) => setTimeout(r, 3 * HEALTH_CHECK_DETECTION_MS));
+    const lost = await lbWatch.stop();
+    console.log(`through the load balancer while cp2 lost its power: ${JSON.stringify(lost)}`);
+    expect(lost.polls).toBeGreaterThan(10);
+    // a stretch without an answer no longer than HAProxy takes to mark the machine down
+    expect(lost.longestGapMs).toBeLessThanOrEqual(LB_MAX_GAP_MS);
+    // the load balancer serves from cp1 alone: cp1's controllers take over the leases and reconcile
     const member1 = estate.bed.members.find((m) => m.clusterName === "member1")!;
     const member1Api = credentialsFromKubeconfig(fs.readFileSync(member1.kubeconfigPath, "utf8"));
     const nginx = "/apis/apps/v1/namespaces/default/deployments/nginx";
@@ -952,34 +1214,39 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     );
     expect(await readyClusters()).toBe(3);
 
-    // the replacement: machine cp3 listed instead of cp2 with `replaces: cp2`, the VIP's pool changed to cp1 + cp3
-    const cp3 = { name: "cp3", address: "127.0.6.7", port: 2222 };
-    await estate.replaceControlPlaneHost("cp2", cp3);
-    // the scheduler comes from a path on the machines (its upgrade above): the new machine needs it too
-    stageSchedulerVersion(estate, runningVersion("cp1", "karmada-scheduler"));
+    // the replacement: spare machine cp3 listed instead of cp2 with `replaces: cp2`, the load balancer's pool
+    // changed to cp1 + cp3
+    await estate.replaceControlPlaneHost("cp2", "cp3");
+    const cp3 = hostOf("cp3");
+    // the scheduler comes from a path on the machines (its upgrade above): the new machine has it too
+    stageSchedulerVersion(estate, await runningVersion("cp1", "karmada-scheduler"));
     const replace: SettingsEdit = (config) => {
       settingsEdit(config);
       const hosts = config["karmada:controlPlane"].hosts;
       hosts.machines = hosts.machines.map((m: { name: string }) =>
-        m.name === "cp2" ? { ...cp3, replaces: "cp2" } : m,
+        m.name === "cp2" ? { name: cp3.name, address: cp3.address, replaces: "cp2" } : m,
       );
     };
     const replaced = await estate.stack(replace);
     settingsEdit = replace;
     const steps = recordSteps();
     const events = eventLog();
-    // cp1 and cp3 are asked for the Cluster list throughout (what members and controllers read through
-    // the VIP): cp3 serves before cp1 restarts, so one of them answers at every moment
+    // cp1 and cp3 are asked for the Cluster list throughout, directly and through the load balancer (what
+    // members and controllers read): cp3 serves before cp1 restarts, so one of them answers at every moment
     const onMachine = (address: string): ApiCredentials => ({
       ...karmada,
       server: `https://${address}:5443`,
     });
     const servers = [onMachine(hostAddress("cp1")), onMachine(cp3.address)];
-    const machines = watchAvailability(servers, "/apis/cluster.karmada.io/v1alpha1/clusters");
-    // their readiness too, printed only: what a health-checking load balancer would have seen
-    const readiness = watchAvailability(servers, "/readyz");
+    const machines = watchAvailability(servers, clusterList);
+    const balanced = watchAvailability(
+      [throughLoadBalancer()],
+      clusterList,
+      LB_POLL_MS,
+      LB_REQUEST_TIMEOUT_MS,
+    );
     // the watches stop even when the up fails (their polling would keep the test process alive)
-    const stopWatches = () => Promise.all([machines.stop(), readiness.stop()]);
+    const stopWatches = () => Promise.all([machines.stop(), balanced.stop()]);
     const result = await timed("up (cp3 replaces cp2)", () =>
       replaced.stack.up({
         ...LOCAL_RUN_OPTIONS,
@@ -993,13 +1260,13 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       await stopWatches();
       throw e;
     });
-    const [availability, ready] = await stopWatches();
+    const [availability, throughLb] = await stopWatches();
     stack = replaced.stack;
     expect(result.summary.result).toBe("succeeded");
     console.log(
       `replacement steps:\n${describeChanges(steps.steps.filter((st) => st.op !== "read")).join("\n")}\n` +
         `karmada-apiserver on cp1 or cp3 during the up: ${JSON.stringify(availability)}\n` +
-        `their /readyz: ${JSON.stringify(ready)}`,
+        `through the load balancer: ${JSON.stringify(throughLb)}`,
     );
     // cp3's karmada-apiserver was up before cp1's restarted (the rolling order puts a replacement first),
     // so one of them answered throughout: no stretch without an answer beyond a poll or two
@@ -1010,6 +1277,8 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     );
     expect(availability.polls).toBeGreaterThan(20);
     expect(availability.longestGapMs).toBeLessThan(5000);
+    expect(throughLb.polls).toBeGreaterThan(20);
+    expect(throughLb.longestGapMs).toBeLessThanOrEqual(LB_MAX_GAP_MS);
     // nothing holding state is replaced or deleted (CAs, sa key, etcd, Clusters); no command is deleted
     // (cp2's commands became cp3's and ran there: nothing tried to reach the lost machine)
     expect(destructiveStatefulSteps(steps.steps)).toEqual([]);
@@ -1021,10 +1290,10 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       expect(steps.steps.some((st) => st.name === `karmada-cp3-${component}` && st.op === "update")).toBe(
         true,
       );
-      expect(isRunning(componentPid("cp3", component))).toBe(true);
+      expect(await componentPid("cp3", component)).toBeGreaterThan(0);
       // the same release as cp1 (the scheduler's too, upgraded on its own earlier)
-      expect(`${component} ${runningVersion("cp3", component)}`).toBe(
-        `${component} ${runningVersion("cp1", component)}`,
+      expect(`${component} ${await runningVersion("cp3", component)}`).toBe(
+        `${component} ${await runningVersion("cp1", component)}`,
       );
     }
     // cp3 serves the API itself, with a certificate naming its address
@@ -1038,7 +1307,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       await waitFor("three Ready members", async () => (await readyClusters()) === 3, 300_000, 2000);
     }).catch(async (e) => {
       // what each Cluster says, through cp3 and cp1 directly, and the controllers' last words
-      console.log(`karmadactl get clusters (through the VIP) last said:\n${lastAnswer}`);
+      console.log(`karmadactl get clusters (through the load balancer) last said:\n${lastAnswer}`);
       for (const { server } of [direct, servers[0]]) {
         const items = await apiGet({ ...karmada, server }, "/apis/cluster.karmada.io/v1alpha1/clusters")
           .then((l) => l.items)
@@ -1049,11 +1318,8 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       }
       for (const host of ["cp1", "cp3"])
         for (const component of ["karmada-controller-manager", "karmada-aggregated-apiserver"]) {
-          const log = path.join(hostRoot(host), `var/log/pulumi-karmada/${component}.log`);
-          if (fs.existsSync(log))
-            console.log(
-              `${host} ${component}:\n${fs.readFileSync(log, "utf8").split("\n").slice(-40).join("\n")}`,
-            );
+          const log = await onHost(host, `journalctl -u pk-${component} -n 40 --no-pager`).catch(String);
+          console.log(`${host} ${component}:\n${log}`);
         }
       throw e;
     });
@@ -1089,16 +1355,17 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
         await gone("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/karmada-impersonator");
       }
     }
+    // no unit of ours left, loaded or on disk (etcd's data stays: deleting never deletes it unless asked)
     for (const host of [...estate.bed.controlPlaneHosts, ...estate.bed.etcdHosts]) {
-      const run = path.join(host.root, "run/pulumi-karmada");
-      const left = fs.existsSync(run)
-        ? fs.readdirSync(run).filter((d) => fs.existsSync(path.join(run, d, "supervisor.pid")))
-        : [];
-      expect({ host: host.name, running: left }).toEqual({ host: host.name, running: [] });
+      const units = await onHost(
+        host.name,
+        "systemctl list-units --all --no-legend --plain 'pk-*'; ls /etc/systemd/system | grep '^pk-' || true",
+      );
+      expect({ host: host.name, units: units.trim() }).toEqual({ host: host.name, units: "" });
     }
     for (const host of estate.bed.controlPlaneHosts) {
-      expect(fs.readdirSync(path.join(host.root, "etc/karmada"))).toEqual([]);
-      expect(fs.existsSync(path.join(host.root, "usr/local/bin/kube-apiserver"))).toBe(false);
+      expect(fs.readdirSync(path.join(host.files, "etc/karmada"))).toEqual([]);
+      expect(fs.existsSync(path.join(host.files, "usr/local/bin/kube-apiserver"))).toBe(false);
     }
   });
 });

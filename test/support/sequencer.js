@@ -12,7 +12,6 @@ const LONGEST_FIRST = [
   "library-upgrade",
   "containerized",
   "multi-language",
-  "offline",
   "package-codegen",
   "etcd-hosts",
   "etcd-hosts-backup",

@@ -10,16 +10,16 @@ import * as path from "path";
 import { stopPullAgent } from "../../../scripts/sandbox/agent";
 import {
   Bed,
+  bedLabSpec,
   EstateLayout,
-  HostAddress,
   readLayout,
   replaceControlPlaneHost,
   startBed,
   stopBed,
-  VIP_API_PORT,
 } from "../../../scripts/sandbox/bed";
+import { namespaceExists } from "../../../devkit/lab/network";
+import { planLab } from "../../../devkit/lab/plan";
 import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../../../scripts/sandbox/stack";
-import { portOpen } from "../hosts/testbed";
 import { E2E_ENGINE_SETTINGS } from "./env";
 import { reportedVersion, requireBinary } from "../kube/binaries";
 import { TierNeeds } from "./tier";
@@ -38,19 +38,27 @@ export const LOCAL_ESTATE_NEEDS: TierNeeds = {
     "karmadactl",
     "pulumi",
     "pulumi-language-nodejs",
+    // the lab's machines (their image is checked when the lab starts: devkit/lab/machine.ts)
+    "systemd-nspawn",
+    "nsenter",
+    "ssh",
+    "ssh-keygen",
   ],
   plugins: ["command", "kubernetes", "tls", "random"],
 };
+
+/** Spare machines of an e2e estate: `cp3` takes the place of a control-plane machine lost for good. */
+export const SPARE_MACHINES: readonly string[] = ["cp3"];
 
 /** A running local estate (processes started, stack prepared, nothing deployed yet). */
 export interface LocalEstate {
   readonly dir: string;
   readonly bed: Bed;
   /**
-   * Starts machine `replacement` in place of control-plane machine `lost` and points the VIP at the machines
-   * left plus the new one (scripts/sandbox/bed.ts); `bed` then lists it.
+   * Puts spare machine `replacement` in place of control-plane machine `lost`: the load balancer's pool
+   * becomes the machines left plus the new one (scripts/sandbox/bed.ts); `bed` then lists it.
    */
-  replaceControlPlaneHost(lost: string, replacement: HostAddress): Promise<void>;
+  replaceControlPlaneHost(lost: string, replacement: string): Promise<void>;
   /** The stack with the repository's settings, changed by `edit` (e.g. a component upgrade). */
   stack(edit?: SettingsEdit): Promise<{ stack: Stack; local: LocalStack }>;
   /** Stops every process of the estate and removes its directory (no `destroy`: call that first). */
@@ -58,43 +66,36 @@ export interface LocalEstate {
 }
 
 /**
- * The endpoints of `layout` — each host's sshd, the VIP's karmada-apiserver port — that already accept
- * connections: another estate on the same loopback addresses (an `npm start` estate, a suite or bench
- * still running) would fight this one's sshd and VIP.
+ * Whether the local estate's lab runs (its network namespace exists): an `npm start` estate, or a suite or
+ * bench still running, whose machines starting this one's lab would stop. Looked up, not probed: with no
+ * lab there is no route to its addresses, and a probe would leave this machine.
  */
-export async function takenEstateEndpoints(layout: EstateLayout): Promise<string[]> {
-  const endpoints: [string, number][] = [
-    ...[...layout.etcdHosts, ...layout.controlPlaneHosts].map((h): [string, number] => [h.address, h.port]),
-    [layout.vip, VIP_API_PORT],
-  ];
-  const open = await Promise.all(endpoints.map(([address, port]) => portOpen(address, port)));
-  return endpoints.filter((_, i) => open[i]).map(([address, port]) => `${address}:${port}`);
+export function localLabRunning(
+  layout: EstateLayout,
+  exists: (netns: string) => boolean = namespaceExists,
+): string | undefined {
+  const { netns } = planLab(bedLabSpec(os.tmpdir(), layout));
+  return exists(netns) ? netns : undefined;
 }
 
 /** Starts the bed of the local estate in a new temporary directory. */
 export async function startLocalEstate(prefix = "pk-local-"): Promise<LocalEstate> {
-  const taken = await takenEstateEndpoints(readLayout());
-  if (taken.length) {
+  const running = localLabRunning(readLayout());
+  if (running) {
     throw new Error(
-      `the local estate's addresses are in use (${taken.join(", ")}): another estate runs there — ` +
+      `the local estate's lab runs (network namespace ${running}): another estate uses it — ` +
         "an `npm start` estate stops with `npm run stop`",
     );
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   let bed: Bed | undefined;
   const stop = async () => {
-    const layout = readLayout();
-    for (const m of layout.members) await stopPullAgent(dir, m.clusterName);
-    await stopBed(dir, layout);
-    // a machine that replaced one of the layout's (replaceControlPlaneHost)
-    const added = (bed?.layout.controlPlaneHosts ?? []).filter(
-      (h) => !layout.controlPlaneHosts.some((l) => l.name === h.name),
-    );
-    if (added.length) await stopBed(dir, { ...layout, etcdHosts: [], controlPlaneHosts: added, members: [] });
+    for (const m of readLayout().members) await stopPullAgent(dir, m.clusterName);
+    await stopBed(dir);
     if (!process.env.PK_KEEP_TESTBED) fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    bed = await startBed(dir);
+    bed = await startBed(dir, readLayout(), { spares: SPARE_MACHINES });
     return {
       dir,
       get bed() {
@@ -123,9 +124,9 @@ export async function startLocalEstate(prefix = "pk-local-"): Promise<LocalEstat
 }
 
 /**
- * TEST BED ONLY: a stand-in for a newer karmada-scheduler release in `<root>/opt/karmada-<version>` of each
- * control-plane host — the test bed builds one Karmada release, so this is that binary with its embedded
- * version string rewritten (same length, same code). Returns the path (relative to the roots).
+ * TEST BED ONLY: a stand-in for a newer karmada-scheduler release in `/opt/karmada-<version>` of each
+ * control-plane machine (and spare), written to its disk — the test bed builds one Karmada release, so this is that binary with its embedded
+ * version string rewritten (same length, same code). Returns the path on the machines.
  */
 export function stageSchedulerVersion(estate: LocalEstate, version: string): string {
   const binary = requireBinary("karmada-scheduler");
@@ -138,8 +139,8 @@ export function stageSchedulerVersion(estate: LocalEstate, version: string): str
   if (at < 0 || bytes.indexOf(needle, at + 1) >= 0) throw new Error(`expected one version string ${built}`);
   Buffer.from(`\0${version}\0`, "latin1").copy(bytes, at);
   const relative = `/opt/karmada-${version}`;
-  for (const host of estate.bed.controlPlaneHosts) {
-    const dir = path.join(host.root, relative);
+  for (const host of [...estate.bed.controlPlaneHosts, ...estate.bed.spares]) {
+    const dir = path.join(host.files, relative);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "karmada-scheduler"), bytes, { mode: 0o755 });
   }

@@ -8,7 +8,7 @@ import {
   renderDot,
 } from "../../../scripts/diagrams/dot";
 import { graphvizVersion, renderSvg, svgRenderer } from "../../../scripts/diagrams/graphviz";
-import { PREVIEW_NETWORK, relocateLoopback } from "../../../scripts/diagrams/preview";
+import { PREVIEW_NETWORK, relocateAddresses } from "../../../scripts/diagrams/preview";
 import { parseRenderArgs } from "../../../scripts/diagrams/render";
 
 describe("DOT text", () => {
@@ -63,16 +63,22 @@ describe("Graphviz", () => {
   });
 });
 
-describe("relocateLoopback", () => {
-  test("moves every loopback address into the preview's network, keeping the last octet and ports", () => {
+describe("relocateAddresses", () => {
+  test("moves every lab and loopback address into the preview's network, keeping the last octet and ports", () => {
     const settings = {
-      hosts: [{ address: "127.0.6.2", port: 2222 }],
+      hosts: [
+        { address: "10.233.0.2", port: 22 },
+        { address: "127.0.6.3", port: 2222 },
+      ],
       apiServer: { externalEndpoint: "127.0.6.100:5443" },
       members: ["https://127.0.6.20:6443"],
       version: "v1.18.2",
     };
-    expect(relocateLoopback(settings, PREVIEW_NETWORK)).toEqual({
-      hosts: [{ address: `${PREVIEW_NETWORK}.2`, port: 2222 }],
+    expect(relocateAddresses(settings, PREVIEW_NETWORK)).toEqual({
+      hosts: [
+        { address: `${PREVIEW_NETWORK}.2`, port: 22 },
+        { address: `${PREVIEW_NETWORK}.3`, port: 2222 },
+      ],
       apiServer: { externalEndpoint: `${PREVIEW_NETWORK}.100:5443` },
       members: [`https://${PREVIEW_NETWORK}.20:6443`],
       version: "v1.18.2",
@@ -80,9 +86,9 @@ describe("relocateLoopback", () => {
   });
 
   test("any other IPv4 address is a ConfigError naming where it is", () => {
-    const settings = { hosts: [{ address: "10.0.0.5" }] };
-    expect(() => relocateLoopback(settings, PREVIEW_NETWORK, "karmada:etcd")).toThrow(ConfigError);
-    expect(() => relocateLoopback(settings, PREVIEW_NETWORK, "karmada:etcd")).toThrow(
+    const settings = { hosts: [{ address: "192.0.2.5" }] };
+    expect(() => relocateAddresses(settings, PREVIEW_NETWORK, "karmada:etcd")).toThrow(ConfigError);
+    expect(() => relocateAddresses(settings, PREVIEW_NETWORK, "karmada:etcd")).toThrow(
       /karmada:etcd\.hosts\[0\]\.address/,
     );
   });

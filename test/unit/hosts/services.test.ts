@@ -4,7 +4,12 @@ import * as os from "os";
 import * as path from "path";
 import { etcdBackupServiceSpec, etcdServiceSpec } from "../../../lib/etcd/hosts/service";
 import { renderScript } from "../../../lib/hosts/script";
-import { ServiceSpec, systemdServiceUnit, systemdTimerUnit } from "../../../lib/hosts/service";
+import {
+  DAEMON_HARDENING,
+  ServiceSpec,
+  systemdServiceUnit,
+  systemdTimerUnit,
+} from "../../../lib/hosts/service";
 import { serviceCommands } from "../../../lib/hosts/serviceRunner";
 import { isRunning } from "../../support/kube/processes";
 import { settingsWith } from "./fixtures";
@@ -27,6 +32,20 @@ describe("systemd units", () => {
     // files the services create (snapshots, WAL, serving keys) are private under systemd too
     for (const u of [unit, systemdServiceUnit(backup)]) expect(u).toMatch(/^UMask=0077$/m);
     expect(systemdTimerUnit(backup)).toContain(`OnUnitActiveSec=${settings.backup.intervalSeconds}s`);
+  });
+
+  it("sandboxes long-running services (no capability, no new privileges, system-service calls); leaves the backup job's upload command alone", () => {
+    const unit = systemdServiceUnit(etcd).split("\n");
+    for (const line of DAEMON_HARDENING) expect(unit).toContain(line);
+    expect(unit).toEqual(expect.arrayContaining(["CapabilityBoundingSet=", "NoNewPrivileges=yes"]));
+    // the sandbox comes before ExecStart, inside [Service]
+    const service = unit.indexOf("[Service]");
+    expect(unit.indexOf("NoNewPrivileges=yes")).toBeGreaterThan(service);
+    expect(unit.indexOf("NoNewPrivileges=yes")).toBeLessThan(
+      unit.findIndex((l) => l.startsWith("ExecStart=")),
+    );
+    const job = systemdServiceUnit(backup).split("\n");
+    expect(DAEMON_HARDENING.filter((line) => job.includes(line))).toEqual([]);
   });
 
   it("refuses a stop grace that is not a whole number of seconds above 0", () => {

@@ -1,0 +1,96 @@
+/**
+ * The load balancer in front of the control-plane machines: HAProxy (Debian's) on a machine of its own,
+ * passing TLS through (mode tcp) and health-checking each backend over HTTPS — karmada-apiserver's and
+ * the aggregated API server's `/readyz`, karmada-webhook's `/readyz/` (all readable anonymously). A
+ * backend failing two checks leaves the pool and its open connections are cut, so clients reconnect to
+ * one that serves; a connection that cannot reach a backend is retried on another at once. docs/hosts.md shows the same
+ * configuration for a user's own machines. Pure: the file's text only.
+ */
+
+/** One port the load balancer forwards to the same port set of every backend. */
+export interface BalancedPort {
+  /** Name of the frontend/backend pair, e.g. `karmada-apiserver`. */
+  readonly name: string;
+  readonly listenPort: number;
+  readonly targetPort: number;
+  /** HTTPS path answering 200 while the backend serves. */
+  readonly healthPath: string;
+}
+
+/** A backend machine. */
+export interface BalancedMachine {
+  readonly name: string;
+  readonly address: string;
+}
+
+/** How often each backend is checked (ms), and after how many failures it leaves the pool. */
+export const HEALTH_CHECK_INTERVAL_MS = 1000;
+export const HEALTH_CHECK_FALL = 2;
+/** How long one check may take (ms): a machine that lost its power never answers. */
+export const HEALTH_CHECK_TIMEOUT_MS = 1000;
+/**
+ * The longest HAProxy takes to take a machine that stopped answering out of its pool: HEALTH_CHECK_FALL
+ * checks, each up to its timeout, at most an interval apart. What a client may wait for a request that
+ * was in flight to that machine.
+ */
+export const HEALTH_CHECK_DETECTION_MS =
+  HEALTH_CHECK_FALL * (HEALTH_CHECK_INTERVAL_MS + HEALTH_CHECK_TIMEOUT_MS);
+
+/**
+ * The ports of a Karmada control plane on hosts behind the load balancer: karmada-apiserver, the webhook
+ * (karmada-apiserver calls it through the external endpoint), and the Cluster API's aggregated API server
+ * on 443 (its `apiServiceHosts` front: karmada-apiserver's own Endpoints routing has no health checks, so
+ * a machine lost for good would fail every other request to the Cluster API until it is replaced).
+ */
+export const CONTROL_PLANE_PORTS: readonly BalancedPort[] = [
+  { name: "karmada-apiserver", listenPort: 5443, targetPort: 5443, healthPath: "/readyz" },
+  { name: "karmada-webhook", listenPort: 8443, targetPort: 8443, healthPath: "/readyz/" },
+  { name: "karmada-aggregated-apiserver", listenPort: 443, targetPort: 7443, healthPath: "/readyz" },
+];
+
+const NAME = /^[a-z0-9][a-z0-9-]*$/;
+
+/** `/etc/haproxy/haproxy.cfg` balancing `ports` over `backends`, listening on `address`. */
+export function haproxyConfig(
+  address: string,
+  backends: readonly BalancedMachine[],
+  ports: readonly BalancedPort[] = CONTROL_PLANE_PORTS,
+): string {
+  if (backends.length === 0) throw new Error("the load balancer needs at least one backend");
+  for (const n of [...backends.map((b) => b.name), ...ports.map((p) => p.name)]) {
+    if (!NAME.test(n)) throw new Error(`${JSON.stringify(n)} is not a usable HAProxy name`);
+  }
+  const sections = ports.flatMap((p) => [
+    `frontend ${p.name}`,
+    `  bind ${address}:${p.listenPort}`,
+    `  default_backend ${p.name}`,
+    "",
+    `backend ${p.name}`,
+    `  option httpchk GET ${p.healthPath}`,
+    "  http-check expect status 200",
+    ...backends.map((b) => `  server ${b.name} ${b.address}:${p.targetPort} check check-ssl verify none`),
+    "",
+  ]);
+  return [
+    "# Written by devkit/lab/loadBalancer.ts: TLS passes through; backends are health-checked over HTTPS.",
+    "global",
+    "  log /dev/log local0",
+    "  maxconn 4096",
+    "",
+    "defaults",
+    "  mode tcp",
+    "  log global",
+    "  option tcplog",
+    // a backend that refuses or never answers a connection: the next attempt goes to another one
+    "  option redispatch 1",
+    "  retries 3",
+    "  timeout connect 500ms",
+    // watches stay open for long: the API server ends them itself (its request timeout)
+    "  timeout client 1h",
+    "  timeout server 1h",
+    `  timeout check ${HEALTH_CHECK_TIMEOUT_MS}ms`,
+    `  default-server inter ${HEALTH_CHECK_INTERVAL_MS}ms fastinter ${HEALTH_CHECK_INTERVAL_MS / 2}ms fall ${HEALTH_CHECK_FALL} rise 2 on-marked-down shutdown-sessions`,
+    "",
+    ...sections,
+  ].join("\n");
+}
