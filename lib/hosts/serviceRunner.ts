@@ -91,7 +91,8 @@ function systemdCommands(spec: ServiceSpec, root: string): ServiceCommands {
     // API server holds its watches on TERM for up to its 60 s request timeout
     restart: `${stop}\n${start}`,
     stop,
-    remove: `${stopWithin(removeGrace(spec))}\nrm -f ${files.map(shq).join(" ")}\nsystemctl daemon-reload`,
+    // a unit that ended failed (e.g. killed at a shutdown) stays listed until its failure is reset
+    remove: `${stopWithin(removeGrace(spec))}\nrm -f ${files.map(shq).join(" ")}\nsystemctl daemon-reload\nsystemctl reset-failed ${active} >/dev/null 2>&1 || true`,
     isActive,
   };
 }
