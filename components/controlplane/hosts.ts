@@ -11,7 +11,7 @@ import * as command from "@pulumi/command";
 import * as pulumi from "@pulumi/pulumi";
 import { ControlPlaneComponent } from "../../lib/controlplane/flags-ports";
 import {
-  CONTROL_PLANE_STOP_GRACE_SECONDS,
+  componentStopGraceSeconds,
   ControlPlaneHostCommand,
   ControlPlaneHostsSettings,
   ControlPlanePhase,
@@ -209,7 +209,8 @@ function registerDriftChecks(
           probe: probeScript(cp, settings, host, component),
           repair: repairScript(cp, settings, host, component),
           // stop grace, start, health wait, and room for a slow SSH login
-          repairTimeoutSeconds: CONTROL_PLANE_STOP_GRACE_SECONDS + settings.healthTimeoutSeconds + 60,
+          repairTimeoutSeconds:
+            componentStopGraceSeconds(settings, component) + settings.healthTimeoutSeconds + 60,
           observed: describeService(plannedComponentService(cp, settings, host, component)),
         },
         {

@@ -107,6 +107,8 @@ export function systemdServiceUnit(spec: ServiceSpec): string {
         "Restart=always",
         "RestartSec=5s",
         "TimeoutStartSec=0",
+        // a reboot or an operator's `systemctl stop` gives the same grace as our scripts, not systemd's 90 s
+        `TimeoutStopSec=${spec.stopGraceSeconds ?? DEFAULT_STOP_GRACE_SECONDS}s`,
         "LimitNOFILE=65536",
       ];
   return [

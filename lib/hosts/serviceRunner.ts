@@ -71,7 +71,7 @@ function systemdCommands(spec: ServiceSpec, root: string): ServiceCommands {
     `if [ "\${service_changed}" = yes ]; then systemctl daemon-reload; fi`,
   ].join("\n");
   const isActive = `systemctl is-active --quiet ${active}`;
-  // systemd's own stop timeout is 90 s unless the unit says otherwise: past the grace, kill it
+  // units installed before they carried TimeoutStopSec wait systemd's 90 s: past the grace, kill it
   const stopWithin = (grace: number) =>
     [
       `if systemctl cat ${active} >/dev/null 2>&1; then`,

@@ -22,7 +22,7 @@ import { promisify } from "util";
 import { BedHost } from "../../scripts/sandbox/bed";
 import { awaitMachine, bootMachine, onMachine, powerOffMachine } from "../../devkit/lab/machine";
 import { processesIn } from "../../devkit/lab/cgroups";
-import { HEALTH_CHECK_DETECTION_MS } from "../../devkit/lab/loadBalancer";
+import { HEALTH_CHECK_DETECTION_MS, HEALTH_CHECK_INTERVAL_MS } from "../../devkit/lab/loadBalancer";
 import { destructiveStatefulSteps } from "../../lib/preview/stateful";
 import { removeSample, SAMPLE, startAgentsAndWait, writeAdminKubeconfig } from "../../scripts/sandbox/estate";
 import {
@@ -88,14 +88,16 @@ const CONTROL_PLANE: readonly ControlPlaneComponent[] = [
   "karmada-webhook",
 ];
 
-/**
- * The longest a client of the load balancer may go without an answer while a backend fails: as long as
- * HAProxy takes to mark it down (a request in flight to it hangs until then; new ones go elsewhere).
- */
-const LB_MAX_GAP_MS = HEALTH_CHECK_DETECTION_MS;
 /** Polls through the load balancer: every 200 ms, each given 2 s (less than the detection time). */
 const LB_POLL_MS = 200;
 const LB_REQUEST_TIMEOUT_MS = 2000;
+/**
+ * The longest a client of the load balancer may go without an answer while a backend crashes, reboots,
+ * restarts or is lost: one health-check interval (issue 32), located to within one poll. A lost machine is
+ * out of the pool within the detection time (up to 4 s), but new connections it never answers are retried
+ * on the other (`redispatch`); a restarted API server drains (`hosts.apiServerDrainSeconds`).
+ */
+const LB_MAX_GAP_MS = HEALTH_CHECK_INTERVAL_MS + LB_POLL_MS;
 
 const timings: Record<string, number> = {};
 async function timed<T>(what: string, run: () => Promise<T>): Promise<T> {
@@ -447,16 +449,6 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(lookup).toMatch(/unreachable/i);
   });
 
-  test("a second up of the unchanged estate changes nothing", async () => {
-    const events = eventLog();
-    const result = await timed("up (no changes)", () =>
-      stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: events.onEvent }),
-    );
-    // reads (the members' kube-system namespaces, for the Clusters' ids) are looked at, never changed
-    expect(Object.keys(result.summary.resourceChanges ?? {}).filter((op) => op !== "read")).toEqual(["same"]);
-    expect(events.log.filter((e) => !["same", "done", "read"].includes(e.op))).toEqual([]);
-  });
-
   /** Waits until `server`'s karmada-apiserver answers /readyz with 200. */
   const apiServerReady = (host: string) =>
     waitFor(
@@ -472,12 +464,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       180_000,
       500,
     );
-  /** `up` of the unchanged settings changes nothing (reads aside). */
-  const expectQuietUp = async () => {
-    const quiet = recordSteps();
-    await stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: quiet.onEvent });
-    expect(describeChanges(quiet.steps.filter((st) => st.op !== "read"))).toEqual([]);
-  };
+
   /** What the load balancer's clients saw while `during` ran (core API: karmada-apiserver's own). */
   const throughLbDuring = async (what: string, during: () => Promise<void>) => {
     const watch = watchAvailability(
@@ -496,7 +483,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     }
   };
 
-  test("a service killed with SIGKILL: systemd starts it again by itself, the load balancer keeps serving, `up` finds nothing to change", async () => {
+  test("a service killed with SIGKILL: systemd starts it again by itself, the load balancer keeps serving", async () => {
     const victims = [
       ["cp1", "karmada-apiserver"],
       ["etcd1", "etcd"],
@@ -533,7 +520,6 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
         restarts: true,
       });
     }
-    await expectQuietUp();
   });
 
   /**
@@ -572,7 +558,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     await awaitMachine(estate.bed.lab.plan, machine);
   };
 
-  test("an etcd machine rebooted (`systemctl reboot`): etcd is back by itself and its member rejoins, the load balancer keeps serving, `up` finds nothing to change", async () => {
+  test("an etcd machine rebooted (`systemctl reboot`): etcd is back by itself and its member rejoins, the load balancer keeps serving", async () => {
     await throughLbDuring("etcd1 rebooted", () => rebootMachine("etcd1"));
     expect(await allActive("etcd1", ["etcd"])).toEqual(["etcd active"]);
     // etcd1's member is back in the cluster: every member healthy, asked from etcd1 itself
@@ -586,16 +572,24 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(members.map((m) => [m.endpoint, m.health]).sort()).toEqual(
       estate.bed.etcdHosts.map((h) => [`https://${h.address}:2379`, true]).sort(),
     );
-    await expectQuietUp();
   });
 
-  test("a control-plane machine rebooted (`systemctl reboot`): every component is back by itself, the load balancer keeps serving, `up` finds nothing to change", async () => {
+  test("a control-plane machine rebooted (`systemctl reboot`): every component is back by itself, the load balancer keeps serving", async () => {
     await throughLbDuring("cp1 rebooted", async () => {
       await rebootMachine("cp1");
       await apiServerReady("cp1");
     });
     expect(await allActive("cp1", CONTROL_PLANE)).toEqual(CONTROL_PLANE.map((c) => `${c} active`));
-    await expectQuietUp();
+  });
+
+  test("after the crash and the reboots, a second up of the unchanged estate changes nothing: systemd's own recovery left nothing to repair", async () => {
+    const events = eventLog();
+    const result = await timed("up (no changes)", () =>
+      stack.up({ ...LOCAL_RUN_OPTIONS, color: "never", onEvent: events.onEvent }),
+    );
+    // reads (the members' kube-system namespaces, for the Clusters' ids) are looked at, never changed
+    expect(Object.keys(result.summary.resourceChanges ?? {}).filter((op) => op !== "read")).toEqual(["same"]);
+    expect(events.log.filter((e) => !["same", "done", "read"].includes(e.op))).toEqual([]);
   });
 
   test("a component's logs are in journald (`journalctl -u pk-<component>`, docs/hosts.md) and hold no secret", async () => {
@@ -1193,7 +1187,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     const lost = await lbWatch.stop();
     console.log(`through the load balancer while cp2 lost its power: ${JSON.stringify(lost)}`);
     expect(lost.polls).toBeGreaterThan(10);
-    // a stretch without an answer no longer than HAProxy takes to mark the machine down
+    // no stretch without an answer longer than a health-check interval (LB_MAX_GAP_MS)
     expect(lost.longestGapMs).toBeLessThanOrEqual(LB_MAX_GAP_MS);
     // the load balancer serves from cp1 alone: cp1's controllers take over the leases and reconcile
     const member1 = estate.bed.members.find((m) => m.clusterName === "member1")!;

@@ -74,6 +74,17 @@ export interface ControlPlaneHostsConfig {
   readonly bindAllInterfaces?: boolean;
   /** Seconds a component may take to become healthy on a host before `up` fails. @default 120 */
   readonly healthTimeoutSeconds?: number;
+  /**
+   * Seconds karmada-apiserver keeps serving after it is told to stop while its /readyz already fails
+   * (`--shutdown-delay-duration`; then new requests get 429 with Retry-After until in-flight ones end),
+   * so the load balancer behind `apiServer.externalEndpoint` takes the host out before it stops
+   * listening. Set it above the longer of the load balancer's down detection (interval × fall + check
+   * timeout) and its up detection (interval × rise): in a rolling restart the previous host must be
+   * back in rotation before this one leaves. Its stop grace grows by as much.
+   * @default 10 with several machines (above HAProxy's default checks: 2 s × fall 3, rise 2); 0 with
+   * one, which has no other host to hand its clients to
+   */
+  readonly apiServerDrainSeconds?: number;
   /** Directory binaries are installed into. @default "/usr/local/bin" */
   readonly binDir?: string;
   /** Directory holding one sub-directory of certificates and kubeconfig per component. @default "/etc/karmada" */

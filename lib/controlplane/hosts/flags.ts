@@ -20,6 +20,8 @@ export const HOSTS_OWNED_FLAGS: Readonly<Partial<Record<ControlPlaneComponent, O
   "karmada-apiserver": {
     "advertise-address": "hosts.machines[].address",
     "enable-aggregator-routing": "hosts.apiServiceHosts (Endpoints backends turn it on)",
+    "shutdown-delay-duration": "hosts.apiServerDrainSeconds",
+    "shutdown-send-retry-after": "hosts.apiServerDrainSeconds (on with a drain)",
   },
   "kube-controller-manager": { "cert-dir": "hosts.configDir" },
 };
@@ -33,7 +35,7 @@ export function hostsOwnedFlags(component: ControlPlaneComponent): OwnedFlags {
  * Flags only hosts mode sets: every listener on the host's address (several hosts of a test bed, or a
  * host that also runs etcd or a member, share one machine), karmada-apiserver advertising the host and
  * routing aggregated APIs to Endpoints when they use Endpoints (Karmada's Services have no proxy
- * behind them), and
+ * behind them) and draining behind the load balancer before it stops listening, and
  * kube-controller-manager's self-signed serving certificate kept in its own directory.
  */
 function hostOnlyFlags(
@@ -53,6 +55,9 @@ function hostOnlyFlags(
   if (component === "karmada-apiserver") {
     flags["advertise-address"] = isIP(host.address) === 0 ? undefined : host.address;
     flags["enable-aggregator-routing"] = settings.aggregatorRouting ? "true" : undefined;
+    const drain = settings.apiServerDrainSeconds;
+    flags["shutdown-delay-duration"] = drain > 0 ? `${drain}s` : undefined;
+    flags["shutdown-send-retry-after"] = drain > 0 ? "true" : undefined;
   }
   if (component === "kube-controller-manager") {
     flags["cert-dir"] = componentHostFiles(settings, host, component).servingDir;

@@ -10,7 +10,8 @@ import { ControlPlaneHostsSettings } from "./settings";
  * Seconds a control-plane component gets between TERM and KILL. Enough to finish its requests and
  * hand over leadership; an API server still serving long-running watches (kube-controller-manager's,
  * through the aggregator) would otherwise hold on for its whole request timeout, 60 s. Its clients
- * reconnect, to this host once it is back or through the VIP to another.
+ * reconnect, to this host once it is back or through the VIP to another. karmada-apiserver's drain
+ * comes on top ({@link componentStopGraceSeconds}).
  */
 export const CONTROL_PLANE_STOP_GRACE_SECONDS = 5;
 
@@ -22,6 +23,18 @@ export const CONTROL_PLANE_STOP_GRACE_SECONDS = 5;
  * 5 s, destroying two API servers rolling over two hosts spent ≈ 20 s waiting for nobody.
  */
 export const CONTROL_PLANE_REMOVE_GRACE_SECONDS = 1;
+
+/**
+ * Seconds `component` gets between TERM and KILL on a restart: karmada-apiserver serves on through its
+ * drain ({@link ControlPlaneHostsSettings.apiServerDrainSeconds}) first.
+ */
+export function componentStopGraceSeconds(
+  settings: ControlPlaneHostsSettings,
+  component: ControlPlaneComponent,
+): number {
+  const drain = component === "karmada-apiserver" ? settings.apiServerDrainSeconds : 0;
+  return CONTROL_PLANE_STOP_GRACE_SECONDS + drain;
+}
 
 /** A component on a host as a service: its command line, log file, state dir and stop graces. */
 export function serviceSpec(
@@ -37,7 +50,7 @@ export function serviceSpec(
     exec: hostComponentCommand(component, cp, settings, host),
     logFile: files.logFile,
     stateDir: files.stateDir,
-    stopGraceSeconds: CONTROL_PLANE_STOP_GRACE_SECONDS,
+    stopGraceSeconds: componentStopGraceSeconds(settings, component),
     removeGraceSeconds: CONTROL_PLANE_REMOVE_GRACE_SECONDS,
   };
 }

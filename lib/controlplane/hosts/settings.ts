@@ -61,9 +61,17 @@ export interface ControlPlaneHostsSettings {
   readonly bindAllInterfaces: boolean;
   /** Seconds a component may take to become healthy on a host before `up` fails. */
   readonly healthTimeoutSeconds: number;
+  /** Seconds karmada-apiserver serves on after TERM with /readyz failing (`hosts.apiServerDrainSeconds`). */
+  readonly apiServerDrainSeconds: number;
   /** Directories on every host. */
   readonly paths: ControlPlaneHostPaths;
 }
+
+/** Drain of karmada-apiserver behind a load balancer: above HAProxy's default detection (2 s × 3 down, × 2 up). */
+const DEFAULT_DRAIN_SECONDS = 10;
+
+/** Longest drain: one host's restart may not take minutes. */
+const MAX_DRAIN_SECONDS = 120;
 
 /** `host:port` or `[ipv6]:port` (a bare IPv6 address also ends in `:digits`). */
 const HOST_WITH_PORT = /^\[.*\]:\d+$|^[^:]+:\d+$/;
@@ -303,6 +311,14 @@ export function resolveControlPlaneHostsSettings(
   const healthTimeoutSeconds = run(() =>
     validateInteger("hosts.healthTimeoutSeconds", config.healthTimeoutSeconds ?? 120, 5, 3600),
   );
+  const apiServerDrainSeconds = run(() =>
+    validateInteger(
+      "hosts.apiServerDrainSeconds",
+      config.apiServerDrainSeconds ?? ((machines?.length ?? 0) > 1 ? DEFAULT_DRAIN_SECONDS : 0),
+      0,
+      MAX_DRAIN_SECONDS,
+    ),
+  );
   const binDir = run(() => safePath(config.binDir ?? "/usr/local/bin", "hosts.binDir"));
   const configDir = run(() => safePath(config.configDir ?? "/etc/karmada", "hosts.configDir"));
   errors.throwIfAny();
@@ -316,6 +332,7 @@ export function resolveControlPlaneHostsSettings(
     aggregatorRouting: !components.some((c) => API_SERVICE_KEYS[c] && apiServiceHosts![API_SERVICE_KEYS[c]!]),
     bindAllInterfaces: config.bindAllInterfaces ?? false,
     healthTimeoutSeconds,
+    apiServerDrainSeconds,
     paths: {
       binDir,
       configDir,

@@ -35,7 +35,12 @@ describe("host command lines come from the shared flag generator", () => {
       const container = componentFlags(component, cp, CONTAINER_PATHS);
       const hostOnly = names(argv).filter((n) => !names(["bin", ...container]).includes(n));
       const expectedExtra: Record<string, string[]> = {
-        "karmada-apiserver": ["advertise-address", "enable-aggregator-routing"],
+        "karmada-apiserver": [
+          "advertise-address",
+          "enable-aggregator-routing",
+          "shutdown-delay-duration",
+          "shutdown-send-retry-after",
+        ],
         "kube-controller-manager": ["cert-dir"],
       };
       expect(hostOnly).toEqual(expectedExtra[component] ?? []);
@@ -95,6 +100,47 @@ describe("host command lines come from the shared flag generator", () => {
     );
     expect(apiserver.get("bind-address")).toBe("0.0.0.0");
     expect(apiserver.has("advertise-address")).toBe(false);
+  });
+
+  test("behind a load balancer karmada-apiserver drains before it stops listening; alone it stops at once", () => {
+    const drainOf = (resolved: ReturnType<typeof resolveBoth>) => {
+      const flags = flagMap(
+        hostComponentCommand("karmada-apiserver", resolved.cp, resolved.hs, resolved.hs.machines[0]),
+      );
+      return [flags.get("shutdown-delay-duration"), flags.get("shutdown-send-retry-after")];
+    };
+    expect(drainOf(resolveBoth({ apiServer: { externalEndpoint: "k.example.com" } }))).toEqual([
+      "10s",
+      "true",
+    ]);
+    expect(
+      drainOf(
+        resolveBoth(
+          { apiServer: { externalEndpoint: "k.example.com" } },
+          hostsConfig({ apiServerDrainSeconds: 3 }),
+        ),
+      ),
+    ).toEqual(["3s", "true"]);
+    const alone = resolveBoth(
+      {},
+      hostsConfig({ machines: [{ name: "cp1", address: "10.0.0.5", privateKey: SSH_KEY }] }),
+    );
+    expect(alone.hs.apiServerDrainSeconds).toBe(0);
+    expect(drainOf(alone)).toEqual([undefined, undefined]);
+    expect(
+      flagMap(hostComponentCommand("karmada-scheduler", cp, hs, cp1)).has("shutdown-delay-duration"),
+    ).toBe(false);
+  });
+
+  test("the drain is the library's: extraArgs may not set it", () => {
+    const run = () =>
+      resolveBoth({
+        apiServer: { externalEndpoint: "k.example.com" },
+        components: { apiServer: { extraArgs: { "shutdown-delay-duration": "30s" } } },
+      });
+    expect(run).toThrow(ConfigError);
+    expect(run).toThrow("components.apiServer.extraArgs");
+    expect(run).toThrow("hosts.apiServerDrainSeconds");
   });
 
   test("components on a host talk to that host's karmada-apiserver", () => {

@@ -12,6 +12,7 @@ import * as path from "path";
 import {
   CONTROL_PLANE_REMOVE_GRACE_SECONDS,
   CONTROL_PLANE_STOP_GRACE_SECONDS,
+  componentStopGraceSeconds,
   ControlPlaneHostsConfig,
   commandIds,
   componentBundleFiles,
@@ -323,7 +324,12 @@ describe("scripts run against a host root", () => {
       "karmada-apiserver",
       publicFilesFingerprint("karmada-apiserver", files),
     );
-    expect(waits(restartScript)).toContain(CONTROL_PLANE_STOP_GRACE_SECONDS);
+    // the API server's drain comes on top of the grace every component gets
+    expect(waits(restartScript)).toContain(CONTROL_PLANE_STOP_GRACE_SECONDS + hs.apiServerDrainSeconds);
+    expect(componentStopGraceSeconds(hs, "karmada-apiserver")).toBe(
+      CONTROL_PLANE_STOP_GRACE_SECONDS + hs.apiServerDrainSeconds,
+    );
+    expect(componentStopGraceSeconds(hs, "karmada-scheduler")).toBe(CONTROL_PLANE_STOP_GRACE_SECONDS);
     expect(waits(serviceRemoveScript(cp, hs, host, "karmada-apiserver"))).toEqual([
       CONTROL_PLANE_REMOVE_GRACE_SECONDS,
     ]);

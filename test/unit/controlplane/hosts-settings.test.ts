@@ -132,6 +132,16 @@ describe("hosts mode: the hosts section", () => {
       "invalid hosts.healthTimeoutSeconds: 1 is out of range (allowed: an integer 5–3600)",
     ],
     [
+      "a negative API server drain",
+      { apiServerDrainSeconds: -1 },
+      "invalid hosts.apiServerDrainSeconds: -1 is out of range (allowed: an integer 0–120)",
+    ],
+    [
+      "an API server drain of minutes",
+      { apiServerDrainSeconds: 600 },
+      "invalid hosts.apiServerDrainSeconds: 600 is out of range (allowed: an integer 0–120)",
+    ],
+    [
       "a relative bin dir",
       { binDir: "usr/bin" },
       'invalid hosts.binDir: "usr/bin" is not a safe absolute path',

@@ -48,6 +48,12 @@ describe("systemd units", () => {
     expect(DAEMON_HARDENING.filter((line) => job.includes(line))).toEqual([]);
   });
 
+  it("systemd's own stop (a reboot, an operator's systemctl stop) kills after the spec's grace too", () => {
+    expect(systemdServiceUnit(etcd)).toMatch(/^TimeoutStopSec=30s$/m);
+    expect(systemdServiceUnit({ ...etcd, stopGraceSeconds: 15 })).toMatch(/^TimeoutStopSec=15s$/m);
+    expect(systemdServiceUnit(backup)).not.toContain("TimeoutStopSec");
+  });
+
   it("refuses a stop grace that is not a whole number of seconds above 0", () => {
     expect(() => systemdServiceUnit({ ...etcd, stopGraceSeconds: 0 })).toThrow(
       "invalid service.stopGraceSeconds: 0 is not a whole number of seconds above 0",
