@@ -25,9 +25,17 @@ export interface BalancedMachine {
 
 /** How often each backend is checked (ms), and after how many failures it leaves the pool. */
 export const HEALTH_CHECK_INTERVAL_MS = 1000;
-export const HEALTH_CHECK_FALL = 2;
-/** How long one check may take (ms): a machine that lost its power never answers. */
-export const HEALTH_CHECK_TIMEOUT_MS = 1000;
+/**
+ * Three failed checks, not two: a backend marked down has its sessions cut (`shutdown-sessions`), so a
+ * false alarm fails every request in flight to it.
+ */
+export const HEALTH_CHECK_FALL = 3;
+/**
+ * How long one check may take (ms): a machine that lost its power never answers. Not 1 s: an API server
+ * just back in the pool and serving a burst of CRD writes on a loaded machine took longer to answer
+ * /readyz, was marked down and every request in flight to it ended with `unexpected EOF`.
+ */
+export const HEALTH_CHECK_TIMEOUT_MS = 2000;
 /**
  * The longest HAProxy takes to take a machine that stopped answering out of its pool: HEALTH_CHECK_FALL
  * checks, each up to its timeout, at most an interval apart. What a client may wait for a request that

@@ -190,6 +190,15 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
 
   afterAll(async () => {
     console.log(`timings (s): ${JSON.stringify(timings)}`);
+    if (estate) {
+      // when and why HAProxy took a backend out or back: what explains a failed request through it
+      const changes = await onMachine(
+        estate.bed.lab.plan,
+        estate.bed.loadBalancer.machine,
+        "journalctl -u haproxy --no-pager -o short-precise | grep -E ' is (UP|DOWN)' | tail -n 80 || true",
+      ).catch((e: Error) => `(unreadable: ${e.message})`);
+      console.log(`HAProxy's backend changes:\n${changes}`);
+    }
     await estate?.stop();
   });
 
