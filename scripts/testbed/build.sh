@@ -15,6 +15,7 @@
 #   PULUMI_KARMADA_ENGINE_DIR  the engine archives + SHA256SUMS (default: ../shared/engine beside the repo)
 #   TESTBED_DEADLINE_EPOCH   unix time: a component whose typical build time would cross it is not started
 #   TESTBED_GO_P             go build -p (default 2)
+#   TESTBED_JOBS             lanes of components built side by side (default 2; 1: one at a time)
 #   TESTBED_GOSUMDB          GOSUMDB for the builds (default off, see docs/testbed.md)
 set -euo pipefail
 
@@ -28,7 +29,7 @@ set -euo pipefail
 . "$TESTBED_MACHINE_RECIPE"
 
 usage() {
-  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 # Typical cold build time of each component in seconds (the upper end of what was measured on
@@ -67,6 +68,16 @@ go_build() {
   local out="$1" pkg="$2"
   shift 2
   go build -p "$GO_P" -mod=mod -trimpath -ldflags "-s -w $*" -o "$out" "$pkg"
+}
+
+# go_build_each OUTDIR LDFLAGS PKG...: go_build of several main packages in one go command, so their
+# links run side by side (one at a time took minutes of a single core); each lands in OUTDIR as its
+# package's last path element.
+go_build_each() {
+  local out="$1" ld="$2"
+  shift 2
+  log "go build $*"
+  go build -p "$GO_P" -mod=mod -trimpath -ldflags "-s -w $ld" -o "$out/" "$@"
 }
 
 # new_wrapper NAME: a fresh, empty wrapper module dir under the cache; prints its path.
@@ -216,11 +227,9 @@ kube_build() {
   for b in "$@"; do pkgs+=("k8s.io/kubernetes/cmd/$b@$version"); done
   go get "${pkgs[@]}"
   ld="$(kube_ldflags "$version")"
-  for b in "$@"; do
-    log "go build $b"
-    # shellcheck disable=SC2086 # $ld is a list of flags
-    go_build "$out/$b" "k8s.io/kubernetes/cmd/$b" $ld
-  done
+  pkgs=()
+  for b in "$@"; do pkgs+=("k8s.io/kubernetes/cmd/$b"); done
+  go_build_each "$out" "$ld" "${pkgs[@]}"
 }
 
 # The control plane: kube-apiserver and kube-controller-manager ($2: the version, for kube-previous).
@@ -248,13 +257,14 @@ build_karmada() {
   local pkgs=()
   for c in "${cmds[@]}"; do pkgs+=("github.com/karmada-io/karmada/cmd/$c@$KARMADA_VERSION"); done
   go get "${pkgs[@]}"
-  for c in "${cmds[@]}"; do
+  pkgs=()
+  for c in "${cmds[@]}"; do pkgs+=("github.com/karmada-io/karmada/cmd/$c"); done
+  go_build_each "$out" "-X github.com/karmada-io/karmada/pkg/version.gitVersion=$KARMADA_VERSION \
+-X github.com/karmada-io/karmada/pkg/version.gitTreeState=clean" "${pkgs[@]}"
+  for c in "${cmds[@]}"; do # cmd/<dir> → the release's binary name
     name="karmada-${c#karmada-}"
     [[ "$c" == karmadactl ]] && name=karmadactl
-    log "go build $name"
-    go_build "$out/$name" "github.com/karmada-io/karmada/cmd/$c" \
-      "-X github.com/karmada-io/karmada/pkg/version.gitVersion=$KARMADA_VERSION" \
-      "-X github.com/karmada-io/karmada/pkg/version.gitTreeState=clean"
+    [[ "$c" == "$name" ]] || mv "$out/$c" "$out/$name"
   done
   "$out/karmadactl" version
 
@@ -319,18 +329,19 @@ build_machine_image() {
 
 # ---------------------------------------------------------------------------------------------
 
-declare -a BUILT=() SKIPPED=() FAILED=() NOT_STARTED=()
+declare -a REQUESTED=() FAILED=() NOT_STARTED=()
 declare -A TIMES=()
+RESULTS=""
 
 # run_component COMPONENT: build one component unless present or past the deadline.
 run_component() {
-  local c="$1" v d logf start rc now est
+  local c="$1" v d logf start rc now est took
   v="$(tb_version "$c")"
   d="$(tb_dir "$c")"
   logf="$LOG_DIR/$c-$v.log"
   if tb_present "$c"; then
     log "$c $v: already built ($d)"
-    SKIPPED+=("$c")
+    record "$c" present
     return 0
   fi
   if [[ -n "${TESTBED_DEADLINE_EPOCH:-}" ]]; then
@@ -338,14 +349,14 @@ run_component() {
     est="$(typical_seconds "$c")"
     if ((now + est > TESTBED_DEADLINE_EPOCH)); then
       log "!!! NOT STARTING $c $v: typical build time ${est}s would cross TESTBED_DEADLINE_EPOCH ($((TESTBED_DEADLINE_EPOCH - now))s left)"
-      NOT_STARTED+=("$c (deadline: needs ~${est}s, $((TESTBED_DEADLINE_EPOCH - now))s left)")
+      record "$c" not-started "deadline: needs ~${est}s, $((TESTBED_DEADLINE_EPOCH - now))s left"
       return 0
     fi
   fi
   if [[ "$c" == engine && ! -d "$TESTBED_ENGINE_SOURCE" ]] && command -v pulumi >/dev/null; then
     # a machine without the archives but with Pulumi installed the usual way: use that one
     log "engine: no archives at $TESTBED_ENGINE_SOURCE; using $(command -v pulumi) ($(pulumi version 2>/dev/null))"
-    SKIPPED+=("$c")
+    record "$c" present
     return 0
   fi
   log "building $c $v … (log: $logf)"
@@ -360,16 +371,36 @@ run_component() {
   ) >"$logf" 2>&1
   rc=$?
   set -e
-  TIMES[$c]=$(($(date +%s) - start))
+  took=$(($(date +%s) - start))
   if ((rc == 0)); then
     date -u +%Y-%m-%dT%H:%M:%SZ >"$d/.done"
-    log "building $c $v … done in ${TIMES[$c]}s"
-    BUILT+=("$c")
+    log "building $c $v … done in ${took}s"
+    record "$c" built "$took"
   else
-    log "building $c $v … FAILED after ${TIMES[$c]}s (exit $rc); last lines of $logf:"
+    log "building $c $v … FAILED after ${took}s (exit $rc); last lines of $logf:"
     tail -n 25 "$logf" | sed 's/^/    | /'
-    FAILED+=("$c")
+    record "$c" failed "$took"
   fi
+}
+
+# record COMPONENT OUTCOME [SECONDS|REASON]: one line of this run's results (lanes run in subshells).
+record() {
+  printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >>"$RESULTS"
+}
+
+# Lanes built side by side (TESTBED_JOBS=2): cold, one lane alone leaves a core idle through module
+# downloads, links and apt. Components sharing a Go build cache stay in one lane (node after kube reuses
+# its packages; the same package compiled in two lanes at once is compiled twice); the lanes are balanced
+# by the cold times in docs/testbed.md. Components of no lane (images, which packs the others) run after.
+LANES=("engine etcd kube node karmada-previous coredns" "machine-image karmada kube-previous local-path-provisioner pause")
+
+# run_lane COMPONENT...: the requested ones among them, in order.
+run_lane() {
+  local c
+  for c in "$@"; do
+    [[ " ${REQUESTED[*]} " == *" $c "* ]] && run_component "$c"
+  done
+  return 0
 }
 
 main() {
@@ -413,10 +444,31 @@ main() {
   fi
   local t0
   t0="$(date +%s)"
-  log "cache: $TESTBED_ROOT ($(go version 2>/dev/null | cut -d' ' -f3), -p $GO_P)"
-  for c in "${requested[@]}"; do
-    run_component "$c"
-  done
+  local jobs="${TESTBED_JOBS:-2}" lane pids=() outcome detail
+  log "cache: $TESTBED_ROOT ($(go version 2>/dev/null | cut -d' ' -f3), -p $GO_P, $jobs lane(s))"
+  RESULTS="$(mktemp)"
+  REQUESTED=("${requested[@]}")
+  if ((jobs > 1)); then
+    for lane in "${LANES[@]}"; do
+      # shellcheck disable=SC2086 # a lane is a list of components
+      run_lane $lane &
+      pids+=("$!")
+    done
+    wait "${pids[@]}"
+    for c in "${requested[@]}"; do
+      [[ " ${LANES[*]} " == *" $c "* ]] || run_component "$c"
+    done
+  else
+    for c in "${requested[@]}"; do run_component "$c"; done
+  fi
+  while IFS=$'\t' read -r c outcome detail; do
+    case "$outcome" in
+      built) TIMES[$c]="$detail" ;;
+      failed) TIMES[$c]="$detail" FAILED+=("$c") ;;
+      not-started) NOT_STARTED+=("$c ($detail)") ;;
+    esac
+  done <"$RESULTS"
+  rm -f "$RESULTS"
 
   echo
   log "summary (took $(($(date +%s) - t0))s):"
