@@ -25,6 +25,12 @@ export interface AvailabilityReport {
    * failure at either edge counts too.
    */
   readonly longestGapMs: number;
+  /**
+   * The longest such stretch that holds a failed poll: how long clients saw requests fail. Unlike
+   * `longestGapMs` it leaves out a stretch where only this watch itself was late (a busy event loop
+   * sends the next poll late; nothing failed).
+   */
+  readonly longestOutageMs: number;
   /** The longest a good poll waited for its answer (served, but slowly). */
   readonly slowestAnswerMs: number;
   /** The distinct failures, each with how often it was seen. */
@@ -34,23 +40,42 @@ export interface AvailabilityReport {
 /** The report of a list of samples, in the order they were sent. Pure. */
 export function availabilityReport(samples: readonly AvailabilitySample[]): AvailabilityReport {
   if (samples.length === 0) {
-    return { polls: 0, failures: 0, longestGapMs: 0, slowestAnswerMs: 0, failureKinds: [] };
+    return {
+      polls: 0,
+      failures: 0,
+      longestGapMs: 0,
+      longestOutageMs: 0,
+      slowestAnswerMs: 0,
+      failureKinds: [],
+    };
   }
-  const good = samples.filter((s) => s.ok).sort((a, b) => a.atMs - b.atMs);
+  const sorted = [...samples].sort((a, b) => a.atMs - b.atMs);
+  const good = sorted.filter((s) => s.ok);
   const end = Math.max(...samples.map((s) => s.atMs + s.tookMs));
-  let coveredUntil = Math.min(...samples.map((s) => s.atMs));
+  let coveredUntil = sorted[0].atMs;
   let longestGapMs = 0;
-  for (const s of good) {
-    longestGapMs = Math.max(longestGapMs, s.atMs - coveredUntil);
+  let longestOutageMs = 0;
+  let failedSince = false; // a failed poll since the last good one
+  for (const s of sorted) {
+    if (!s.ok) {
+      failedSince = true;
+      continue;
+    }
+    const gap = s.atMs - coveredUntil;
+    longestGapMs = Math.max(longestGapMs, gap);
+    if (failedSince) longestOutageMs = Math.max(longestOutageMs, gap);
+    failedSince = false;
     coveredUntil = Math.max(coveredUntil, s.atMs + s.tookMs);
   }
   longestGapMs = Math.max(longestGapMs, end - coveredUntil);
+  if (failedSince) longestOutageMs = Math.max(longestOutageMs, end - coveredUntil);
   const kinds = new Map<string, number>();
   for (const s of samples) if (!s.ok) kinds.set(s.failure!, (kinds.get(s.failure!) ?? 0) + 1);
   return {
     polls: samples.length,
     failures: samples.length - good.length,
     longestGapMs,
+    longestOutageMs,
     slowestAnswerMs: Math.max(0, ...good.map((s) => s.tookMs)),
     failureKinds: [...kinds].map(([kind, n]) => `${n}× ${kind}`),
   };

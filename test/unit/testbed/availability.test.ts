@@ -18,6 +18,7 @@ describe("availabilityReport", () => {
       polls: 4,
       failures: 0,
       longestGapMs: 290,
+      longestOutageMs: 0,
       slowestAnswerMs: 10,
       failureKinds: [],
     });
@@ -39,6 +40,7 @@ describe("availabilityReport", () => {
       ok(4250),
     ]);
     expect(report.longestGapMs).toBe(3990);
+    expect(report.longestOutageMs).toBe(3990);
     expect(report.failures).toBe(3);
     expect(report.failureKinds).toEqual(["2× HTTP 500", "1× connect ECONNREFUSED"]);
   });
@@ -48,8 +50,15 @@ describe("availabilityReport", () => {
     expect(availabilityReport([ok(0), ok(250), failed(500, "x", 2000)]).longestGapMs).toBe(2240);
     expect(availabilityReport([failed(100, "x"), failed(400, "x", 50)])).toMatchObject({
       longestGapMs: 350,
+      longestOutageMs: 350,
       slowestAnswerMs: 0,
     });
+  });
+
+  test("a watch that was itself late (nothing failed) has a gap but no outage; a later short outage is its own", () => {
+    const report = availabilityReport([ok(0), ok(2000), failed(2250, "socket hang up"), ok(2500), ok(2750)]);
+    expect(report.longestGapMs).toBe(1990);
+    expect(report.longestOutageMs).toBe(490);
   });
 
   test("no polls: nothing seen, no gap", () => {
@@ -57,6 +66,7 @@ describe("availabilityReport", () => {
       polls: 0,
       failures: 0,
       longestGapMs: 0,
+      longestOutageMs: 0,
       slowestAnswerMs: 0,
       failureKinds: [],
     });
