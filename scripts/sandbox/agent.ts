@@ -10,7 +10,12 @@ import * as fs from "fs";
 import * as path from "path";
 import { requireBinary } from "../../test/support/kube/binaries";
 import { apiGet, credentialsFromKubeconfig } from "../../test/support/kube/client";
-import { isRunning, startProcess, stopRecordedProcesses } from "../../test/support/kube/processes";
+import {
+  isRecordedProcessRunning,
+  readPidFile,
+  startProcess,
+  stopRecordedProcesses,
+} from "../../test/support/kube/processes";
 import { labPlace } from "../../devkit/lab/lab";
 import { launcherPath } from "../../devkit/lab/place";
 import type { LabPlan } from "../../devkit/lab/plan";
@@ -82,7 +87,7 @@ export async function runPullAgent(
   });
   const stamp = path.join(run, "running.json");
   const pidFile = path.join(run, "karmada-agent.pid");
-  const running = fs.existsSync(pidFile) && isRunning(Number(fs.readFileSync(pidFile, "utf8").trim()));
+  const running = isRecordedProcessRunning(readPidFile(pidFile));
   if (running && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === fingerprint) return;
   await stopRecordedProcesses(run, ["karmada-agent"]);
   fs.writeFileSync(karmadaKubeconfig, kubeconfig, { mode: 0o600 });

@@ -7,16 +7,13 @@ import * as path from "path";
 import { parse } from "yaml";
 import { apiRequest, credentialsFromKubeconfig } from "../../test/support/kube/client";
 import { startCluster, stopClusterInDir } from "../../test/support/kube/cluster";
-import { isRunning } from "../../test/support/kube/processes";
+import { isRecordedProcessRunning, readPidFile } from "../../test/support/kube/processes";
 
-/** Every pid file of the cluster names a live process (a cluster without any pid file is not running). */
+/** Every pid file of the cluster names the live process it recorded (a cluster without any pid file is not running). */
 function allRecordedRunning(dir: string): boolean {
   const runDir = path.join(dir, "run");
   const pids = fs.existsSync(runDir) ? fs.readdirSync(runDir).filter((f) => f.endsWith(".pid")) : [];
-  return (
-    pids.length > 0 &&
-    pids.every((f) => isRunning(Number(fs.readFileSync(path.join(runDir, f), "utf8").trim())))
-  );
+  return pids.length > 0 && pids.every((f) => isRecordedProcessRunning(readPidFile(path.join(runDir, f))));
 }
 
 /** The running cluster in `dir`, if it answers /readyz with its admin credentials. */
