@@ -46,13 +46,33 @@ export function processStartTime(pid: number): string | undefined {
   }
 }
 
-/** What a pid file records: the process's pid and start time (undefined in files written before it was). */
+/**
+ * The command line of the process `pid` (`/proc/<pid>/cmdline`, one entry per argument), undefined when
+ * no such process exists (or it is a zombie, whose command line is empty).
+ */
+export function processCommandLine(pid: number): string[] | undefined {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    return text === "" ? undefined : text.replace(/\0$/, "").split("\0");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a pid file records: the process's pid, start time and the command line it was started with
+ * (undefined in files written before they were recorded).
+ */
 export interface RecordedProcess {
   readonly pid: number;
   readonly startTime?: string;
+  readonly commandLine?: readonly string[];
 }
 
-/** The process a pid file records (`<pid> <start time>`); undefined when the file is missing or unreadable. */
+/**
+ * The process a pid file records (`<pid> <start time>`, then the command line as a JSON list on the
+ * second line); undefined when the file is missing or unreadable.
+ */
 export function readPidFile(pidPath: string): RecordedProcess | undefined {
   let text: string;
   try {
@@ -60,24 +80,48 @@ export function readPidFile(pidPath: string): RecordedProcess | undefined {
   } catch {
     return undefined;
   }
-  const [pidText, startTime] = text.trim().split(/\s+/);
+  const [first = "", second] = text.split("\n");
+  const [pidText, startTime] = first.trim().split(/\s+/);
   const pid = Number(pidText);
-  return Number.isInteger(pid) && pid > 1 ? { pid, startTime } : undefined;
+  if (!Number.isInteger(pid) || pid <= 1) return undefined;
+  let commandLine: string[] | undefined;
+  try {
+    const parsed: unknown = second ? JSON.parse(second) : undefined;
+    commandLine = Array.isArray(parsed) && parsed.every((a) => typeof a === "string") ? parsed : undefined;
+  } catch {
+    commandLine = undefined;
+  }
+  return { pid, startTime, commandLine };
 }
 
 /**
- * Whether the process a pid file records is still that process: running, with the recorded start time.
- * A pid reused by another process (the recorded one exited, e.g. across a reboot) is not it; a file
- * without a start time names no process we can vouch for.
+ * Whether a running process's command line is the one recorded for it. A process started through a
+ * wrapper that execs the rest of its arguments (the lab's `enter.sh binary args…`, which becomes
+ * `nsenter … binary args…`, then `binary args…`) keeps those arguments as the tail of its command line,
+ * so the current one must end with the recorded arguments (the whole recorded line when it has none).
+ */
+export function commandLineMatches(recorded: readonly string[], current: readonly string[]): boolean {
+  const tail = recorded.length > 1 ? recorded.slice(1) : recorded;
+  if (tail.length === 0 || current.length < tail.length) return false;
+  const offset = current.length - tail.length;
+  return tail.every((arg, i) => current[offset + i] === arg);
+}
+
+/**
+ * Whether the process a pid file records is still that process: running, with the recorded start time
+ * and command line. A pid reused by another process (the recorded one exited, e.g. across a reboot) is
+ * not it; a file without a start time or command line names no process we can vouch for.
  */
 export function isRecordedProcessRunning(recorded: RecordedProcess | undefined): boolean {
-  if (!recorded?.startTime || !isRunning(recorded.pid)) return false;
-  return processStartTime(recorded.pid) === recorded.startTime;
+  if (!recorded?.startTime || !recorded.commandLine || !isRunning(recorded.pid)) return false;
+  if (processStartTime(recorded.pid) !== recorded.startTime) return false;
+  const current = processCommandLine(recorded.pid);
+  return current !== undefined && commandLineMatches(recorded.commandLine, current);
 }
 
 /**
  * Starts `command args` detached in a new process group, stdout and stderr appended to
- * `<runDir>/<name>.log`, pid and start time written to `<runDir>/<name>.pid`. The child does not keep the
+ * `<runDir>/<name>.log`, pid, start time and command line written to `<runDir>/<name>.pid`. The child does not keep the
  * caller alive.
  */
 export function startProcess(
@@ -96,7 +140,8 @@ export function startProcess(
   if (child.pid === undefined) throw new Error(`could not start ${name} (${command})`);
   child.unref();
   // the start time does not change at exec, so reading it after spawn returned is safe
-  fs.writeFileSync(pidPath, `${child.pid} ${processStartTime(child.pid) ?? ""}\n`);
+  const record = `${child.pid} ${processStartTime(child.pid) ?? ""}\n${JSON.stringify([command, ...args])}\n`;
+  fs.writeFileSync(pidPath, record);
   return { name, pid: child.pid, logPath, pidPath };
 }
 
@@ -138,7 +183,7 @@ export async function stopProcessGroup(pid: number, graceMs = 10_000): Promise<v
  * What to do with the process group a pid file records: stop it (still our process), sweep it (our
  * leader is gone and nothing has its pid: only stragglers of ours can be in the group, since a pid is
  * not handed out while a process group still uses it), or leave it (the pid now names another process,
- * or the file has no start time to check it against). Pure but for reading /proc.
+ * or the file has no start time and command line to check it against). Pure but for reading /proc.
  */
 export function recordedGroupAction(recorded: RecordedProcess): "stop" | "sweep" | "leave" {
   if (processStartTime(recorded.pid) === undefined) return "sweep";
@@ -158,7 +203,7 @@ export async function stopRecordedProcesses(runDir: string, order: readonly stri
       const action = recordedGroupAction(recorded);
       if (action === "leave") {
         process.stderr.write(
-          `${name}: pid ${recorded.pid} is not the process ${pidPath} recorded (reused, or no start time recorded): left alone\n`,
+          `${name}: pid ${recorded.pid} is not the process ${pidPath} recorded (reused, or no start time and command line recorded): left alone\n`,
         );
       } else {
         await stopProcessGroup(recorded.pid);
