@@ -83,6 +83,13 @@ export const STACK_CONFIG_KEYS: readonly (keyof StackConfig)[] = [
   "sshPrivateKey",
 ];
 
+/** The settings the program reads as secrets (`config.getSecret`): their values never appear in messages. */
+export const SECRET_STACK_KEYS: readonly (keyof StackConfig)[] = [
+  "hostKubeconfig",
+  "memberKubeconfigs",
+  "sshPrivateKey",
+];
+
 /** Checks the raw config object: unknown keys are errors (a typo must not silently fall back to a default). */
 export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
   for (const key of Object.keys(raw)) {

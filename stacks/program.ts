@@ -9,7 +9,16 @@
  * @module pulumi-karmada/stack
  */
 import * as pulumi from "@pulumi/pulumi";
-import { PlainStackSecrets, StackConfig, parseStackConfig, validateStackSecrets } from "./config";
+import { ConfigError, ErrorCollector } from "../lib/validation/errors";
+import {
+  PlainStackSecrets,
+  SECRET_STACK_KEYS,
+  STACK_CONFIG_KEYS,
+  StackConfig,
+  parseStackConfig,
+  validateStackSecrets,
+} from "./config";
+import { settingValue, stackSchemaErrors } from "./configSchema";
 import { Estate, buildEstate } from "./estate";
 
 export { buildEstate, parseStackConfig, validateStackSecrets };
@@ -19,15 +28,17 @@ export type { Estate, PlainStackSecrets, StackConfig };
 export const STACK_CONFIG_NAMESPACE = "karmada";
 
 /**
- * Reads the stack's `karmada:*` settings and checks them before anything registers: unknown keys and
- * malformed secrets (SSH key, member kubeconfigs) are `ConfigError`s naming the key. Secrets stay
+ * Reads the stack's `karmada:*` settings and checks them before anything registers: unknown keys at any
+ * depth, wrong types and malformed secrets (SSH key, member kubeconfigs) are `ConfigError`s naming the key. Secrets stay
  * secret Outputs in the result.
  */
 export function readStackConfig(): StackConfig {
   const cfg = new pulumi.Config(STACK_CONFIG_NAMESPACE);
   const present = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
+  const allKeys = Object.keys(pulumi.runtime.allConfig());
+  checkStackSettings(allKeys);
   // every karmada:* key the stack sets, so that parseStackConfig names a misspelt one instead of ignoring it
-  const given = Object.keys(pulumi.runtime.allConfig())
+  const given = allKeys
     .filter((key) => key.startsWith(`${STACK_CONFIG_NAMESPACE}:`))
     .map((key) => [key.slice(STACK_CONFIG_NAMESPACE.length + 1), undefined]);
   const config = parseStackConfig({
@@ -49,6 +60,46 @@ export function readStackConfig(): StackConfig {
     config,
   );
   return config;
+}
+
+/**
+ * Checks every setting's config text against the stack-file schema (a misspelt key or wrong type at any
+ * depth is a ConfigError naming the field; messages never show values, secrets included) and refuses a
+ * stack setting filed outside the `karmada` namespace (a key written without it lands in the project's).
+ */
+function checkStackSettings(allKeys: readonly string[]): void {
+  const errors = new ErrorCollector();
+  const project = pulumi.getProject();
+  for (const key of allKeys) {
+    const [namespace, name] = key.includes(":") ? key.split(/:(.*)/s) : ["", key];
+    if (namespace !== STACK_CONFIG_NAMESPACE && (namespace === "" || namespace === project)) {
+      if ((STACK_CONFIG_KEYS as readonly string[]).includes(name)) {
+        errors.add(
+          new ConfigError(
+            key,
+            `is a stack setting outside the ${STACK_CONFIG_NAMESPACE} namespace, which the program does not read`,
+            `${STACK_CONFIG_NAMESPACE}:${name}`,
+          ),
+        );
+      }
+    }
+  }
+  const settings = Object.fromEntries(
+    allKeys
+      .filter((key) => key.startsWith(`${STACK_CONFIG_NAMESPACE}:`))
+      .map((key) => key.slice(STACK_CONFIG_NAMESPACE.length + 1) as keyof StackConfig)
+      .filter((key) => STACK_CONFIG_KEYS.includes(key))
+      .map((key) => [
+        key,
+        settingValue(
+          key,
+          pulumi.runtime.getConfig(`${STACK_CONFIG_NAMESPACE}:${key}`) ?? "",
+          SECRET_STACK_KEYS.includes(key),
+        ),
+      ]),
+  );
+  for (const error of stackSchemaErrors(settings)) errors.add(error);
+  errors.throwIfAny();
 }
 
 /** What `pulumi stack output` shows for an estate. */
