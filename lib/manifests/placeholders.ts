@@ -9,6 +9,8 @@
  *   literal text and values, in order, and handed to `options.interpolate` — pass
  *   `(parts) => pulumi.concat(...parts)`; without `interpolate` such a string is an error;
  * - a string containing `@@karmada:…@@` that is not a known token is an error (typo guard);
+ * - only the {@link PLACEHOLDER_FIELDS} the library fills are read: a user's string anywhere else (an
+ *   extra argument, a label, a CRD's description) is applied as written, token-shaped or not;
  * - object keys are never substituted.
  */
 export const PLACEHOLDERS = {
@@ -24,6 +26,39 @@ export const PLACEHOLDERS = {
    */
   certificatesChecksum: "@@karmada:certificates-sha256@@",
 } as const;
+
+/**
+ * Pod-template annotation holding the SHA-256 of the certificates the pods mount. A Secret's new data
+ * alone restarts nothing (kubeconfig client certificates are read once at start); a changed template
+ * rolls the workload. Its value is {@link PLACEHOLDERS.certificatesChecksum}, resolved when applied.
+ */
+export const CERTIFICATES_CHECKSUM_ANNOTATION = "karmada.pulumi.io/certificates-sha256";
+
+/**
+ * The fields the library puts placeholders in, as path segments (`*`: any list index): nothing else
+ * is substituted or checked for tokens. A unit test keeps this list and the manifests in step.
+ */
+export const PLACEHOLDER_FIELDS: readonly (readonly string[])[] = [
+  // webhook configurations trust the Karmada CA (lib/manifests/karmada/webhooks.ts)
+  ["webhooks", "*", "clientConfig", "caBundle"],
+  // APIServices of the aggregated API server and the metrics adapter (lib/manifests/karmada/apiservices.ts)
+  ["spec", "caBundle"],
+  // CRD conversion webhooks (the bundle's patches, lib/crds/bundle.ts)
+  ["spec", "conversion", "webhook", "clientConfig", "caBundle"],
+  // kube-public/cluster-info's kubeconfig: URL and CA embedded in text (lib/manifests/karmada/bootstrap.ts)
+  ["data", "kubeconfig"],
+  // workloads roll when their certificates change (lib/manifests/workloads/metadata.ts)
+  ["spec", "template", "metadata", "annotations", CERTIFICATES_CHECKSUM_ANNOTATION],
+];
+
+/** Whether the field at `segments` is one of the {@link PLACEHOLDER_FIELDS}. */
+export function isPlaceholderField(segments: readonly (string | number)[]): boolean {
+  return PLACEHOLDER_FIELDS.some(
+    (field) =>
+      field.length === segments.length &&
+      field.every((part, i) => (part === "*" ? typeof segments[i] === "number" : part === segments[i])),
+  );
+}
 
 /** One of the {@link PLACEHOLDERS} tokens. */
 export type PlaceholderToken = (typeof PLACEHOLDERS)[keyof typeof PLACEHOLDERS];
@@ -78,24 +113,35 @@ function splitTokens(text: string, path: string): (string | { token: Placeholder
   return parts;
 }
 
-function walk(value: unknown, path: string, visitString: (text: string, path: string) => unknown): unknown {
-  if (typeof value === "string") return visitString(value, path);
-  if (Array.isArray(value)) return value.map((item, i) => walk(item, childPath(path, i), visitString));
+/** Copies `value`, handing each string in a {@link PLACEHOLDER_FIELDS} field to `visitString`. */
+function walk(
+  value: unknown,
+  path: string,
+  segments: readonly (string | number)[],
+  visitString: (text: string, path: string) => unknown,
+): unknown {
+  if (typeof value === "string") return isPlaceholderField(segments) ? visitString(value, path) : value;
+  if (Array.isArray(value)) {
+    return value.map((item, i) => walk(item, childPath(path, i), [...segments, i], visitString));
+  }
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, walk(item, childPath(path, key), visitString)]),
+      Object.entries(value).map(([key, item]) => [
+        key,
+        walk(item, childPath(path, key), [...segments, key], visitString),
+      ]),
     );
   }
   return value;
 }
 
 /**
- * Every placeholder occurrence in `obj`, in document order. Used by tests, by the YAML synth command
+ * Every placeholder occurrence in the {@link PLACEHOLDER_FIELDS} of `obj`, in document order. Used by tests, by the YAML synth command
  * (to show what stays unresolved) and to check that an object needs only the values at hand.
  */
 export function findPlaceholders(obj: unknown): PlaceholderUse[] {
   const uses: PlaceholderUse[] = [];
-  walk(obj, "", (text, path) => {
+  walk(obj, "", [], (text, path) => {
     const parts = splitTokens(text, path);
     for (const part of parts) {
       if (typeof part !== "string") uses.push({ path, token: part.token, whole: parts.length === 1 });
@@ -119,7 +165,7 @@ export function substitute<T>(
     if (!(token in values)) throw new Error(`no value given for placeholder ${token} at ${path || "<root>"}`);
     return values[token] as T;
   };
-  return walk(obj, "", (text, path) => {
+  return walk(obj, "", [], (text, path) => {
     const parts = splitTokens(text, path);
     if (!parts.some((part) => typeof part !== "string")) return text;
     if (parts.length === 1) return valueOf((parts[0] as { token: PlaceholderToken }).token, path);

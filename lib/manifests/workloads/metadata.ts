@@ -1,5 +1,5 @@
 import { KarmadaComponent } from "../../catalog/components";
-import { PLACEHOLDERS } from "../placeholders";
+import { CERTIFICATES_CHECKSUM_ANNOTATION, PLACEHOLDERS } from "../placeholders";
 
 /** Label every object of ours carries: who manages it. */
 export const MANAGED_BY = { "app.kubernetes.io/managed-by": "pulumi-karmada" } as const;
@@ -12,12 +12,7 @@ export const PART_OF = { "app.kubernetes.io/part-of": "karmada" } as const;
  */
 export const SKIP_AWAIT_ANNOTATION = "pulumi.com/skipAwait";
 
-/**
- * Pod-template annotation holding the SHA-256 of the certificates the pods mount. A Secret's new data
- * alone restarts nothing (kubeconfig client certificates are read once at start); a changed template
- * rolls the workload. Its value is {@link PLACEHOLDERS.certificatesChecksum}, resolved when applied.
- */
-export const CERTIFICATES_CHECKSUM_ANNOTATION = "karmada.pulumi.io/certificates-sha256";
+export { CERTIFICATES_CHECKSUM_ANNOTATION };
 
 /** The pod-template annotation of {@link CERTIFICATES_CHECKSUM_ANNOTATION}, its value still a placeholder. */
 export const certificatesChecksumAnnotation = (): Record<string, string> => ({

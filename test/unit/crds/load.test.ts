@@ -59,8 +59,10 @@ describe("loadCrdBundle from a path", () => {
     });
     // The patch only adds conversion; the rest of the CRD is as written.
     expect(widgets(bundle).spec.versions.map((v: any) => v.name)).toEqual(["v1alpha1", "v1"]);
-    expect(findPlaceholders(bundle.crds).map((u) => u.path)).toEqual([
-      "[2].spec.conversion.webhook.clientConfig.caBundle",
+    expect(bundle.crds.map((crd) => findPlaceholders(crd).map((u) => u.path))).toEqual([
+      [],
+      [],
+      ["spec.conversion.webhook.clientConfig.caBundle"],
     ]);
   });
 

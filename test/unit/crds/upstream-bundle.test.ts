@@ -54,9 +54,7 @@ describeUpstream(`upstream ${release.version} CRD bundle`, [KARMADA_MODULE], () 
 
   it("leaves placeholders only in the two patched CRDs", () => {
     const placeholderCrds = new Set(
-      findPlaceholders(bundle.crds).map(
-        (u) => bundle.crds[Number(/^\[(\d+)\]/.exec(u.path)![1])].metadata.name,
-      ),
+      bundle.crds.filter((crd) => findPlaceholders(crd).length > 0).map((crd) => crd.metadata.name),
     );
     expect([...placeholderCrds].sort()).toEqual([
       "clusterresourcebindings.work.karmada.io",

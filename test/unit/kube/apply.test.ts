@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { applyObjects, KubeObject } from "../../../lib/kube/apply";
-import { PLACEHOLDERS } from "../../../lib/manifests/placeholders";
+import { CERTIFICATES_CHECKSUM_ANNOTATION, PLACEHOLDERS } from "../../../lib/manifests/placeholders";
 
 // applyObjects checks each object before it registers anything, so no engine or mocks are involved
 const opts = {
@@ -12,13 +12,13 @@ const withToken = (token: string): KubeObject => ({
   apiVersion: "apps/v1",
   kind: "Deployment",
   metadata: { name: "karmada-scheduler", namespace: "karmada-system" },
-  spec: { template: { metadata: { annotations: { checksum: token } } } },
+  spec: { template: { metadata: { annotations: { [CERTIFICATES_CHECKSUM_ANNOTATION]: token } } } },
 });
 
 describe("applyObjects", () => {
   it("refuses an object holding a placeholder when no resolve is given, naming object, token and field", () => {
     expect(() => applyObjects("karmada", [withToken(PLACEHOLDERS.certificatesChecksum)], opts)).toThrow(
-      "Deployment karmada-scheduler holds placeholder @@karmada:certificates-sha256@@ at spec.template.metadata.annotations.checksum but is applied without resolve",
+      `Deployment karmada-scheduler holds placeholder @@karmada:certificates-sha256@@ at spec.template.metadata.annotations.${CERTIFICATES_CHECKSUM_ANNOTATION} but is applied without resolve`,
     );
   });
 

@@ -50,7 +50,7 @@ describe("karmadaApiObjects", () => {
 
   it("needs only the CA bundle and API server URL placeholders", () => {
     const all = Object.values(karmadaApiObjects(settings)).flat();
-    const tokens = new Set(findPlaceholders(all).map((u) => u.token));
+    const tokens = new Set(all.flatMap((o) => findPlaceholders(o)).map((u) => u.token));
     expect([...tokens].sort()).toEqual([PLACEHOLDERS.apiServerUrl, PLACEHOLDERS.caBundle].sort());
   });
 
