@@ -95,8 +95,9 @@ tier.describe("etcd on hosts: backup and restore", () => {
       replaceData: true,
     };
     const result = await estate.up("up: restore in place", estate.input(THREE, { backup, restoreFrom }));
-    // a new cluster record (token) replaces the old; every certificate and key stays as it was
-    expect(result.summary.resourceChanges).toMatchObject({ create: 1, delete: 1 });
+    // a new cluster record (token) replaces the old, and each host checks the snapshot first; every
+    // certificate and key stays as it was
+    expect(result.summary.resourceChanges).toMatchObject({ create: 1 + THREE.length, delete: 1 });
     expect(result.summary.resourceChanges?.replace ?? 0).toBe(0);
     expect(THREE.map(pki)).toEqual(pkiBefore);
     expect((await estate.outputs()).caCertPem).toBe(caBefore);
@@ -147,10 +148,28 @@ tier.describe("etcd on hosts: backup and restore", () => {
       "up: restore with a wrong checksum",
       estate.input(THREE, { backup, restoreFrom: { url, sha256: "0".repeat(64) } }),
     );
-    // every host fails alike; the CLI may shorten the output of some, so any host's line will do
+    // every host's check fails alike; the CLI may shorten the output of some, so any host's line will do
     expect(wrong.message).toMatch(
-      /pulumi-karmada: m[123]: restore-snapshot: snapshot sha256 does not match 0{64}/,
+      /pulumi-karmada: m[123]: check-snapshot: snapshot \S+ does not match sha256 0{64}/,
     );
+    // checked before any host was touched: no install, certificate or member command ran anywhere
+    const created = (JSON.parse(estate.storedState()).checkpoint.latest.resources ?? []) as { urn: string }[];
+    expect(created.map((r) => r.urn).filter((urn) => /-(install|pki|member)$/.test(urn))).toEqual([]);
+    for (const name of THREE) expect(fs.existsSync(path.join(root(name), "var/lib/etcd"))).toBe(false);
+
+    // a file that is no etcd snapshot (a tarball, say) is refused by the same check, naming it
+    fs.writeFileSync(path.join(snapshotCopy(), "not-a-snapshot.tar.gz"), "\x1f\x8b not a bbolt database");
+    const notSnapshot = await estate.upFailing(
+      "up: restore from a file that is no snapshot",
+      estate.input(THREE, {
+        backup,
+        restoreFrom: {
+          url: `${mirror!.url}/not-a-snapshot.tar.gz`,
+          sha256: sha256(path.join(snapshotCopy(), "not-a-snapshot.tar.gz")),
+        },
+      }),
+    );
+    expect(notSnapshot.message).toMatch(/m[123]: check-snapshot: restoreFrom: \S+ is not an etcd snapshot/);
 
     const restoreFrom = { url, sha256: sha256(path.join(snapshotCopy(), "etcd.db")) };
     await estate.up("up: restore", estate.input(THREE, { backup, restoreFrom, deleteData: true }));

@@ -3,7 +3,9 @@ import { certsScript } from "./certsScript";
 import { clusterScript } from "./clusterScript";
 import { EtcdClusterContext } from "./context";
 import { installScript } from "./installScript";
+import { memberFiles } from "./config";
 import { memberScript } from "./memberScript";
+import { snapshotCheckScript } from "./restore";
 import { EtcdHostsSettings } from "./settings";
 import { teardownScript } from "./teardownScript";
 import { clientEndpoints } from "./urls";
@@ -52,6 +54,19 @@ export interface EtcdHostsPlan {
  */
 export function planEtcdHosts(settings: EtcdHostsSettings, context: EtcdClusterContext): EtcdHostsPlan {
   const commands: PlannedCommand[] = [];
+  // a restore's snapshot is checked on every host before any host is changed (see snapshotCheckScript)
+  const snapshotChecks = settings.restoreFrom ? settings.members.map((m) => `${m.name}-snapshot-check`) : [];
+  if (settings.restoreFrom) {
+    for (const member of settings.members) {
+      commands.push({
+        id: `${member.name}-snapshot-check`,
+        host: member.name,
+        create: snapshotCheckScript(member, memberFiles(settings, member), settings.restoreFrom),
+        dependsOn: [],
+        secret: false,
+      });
+    }
+  }
   for (const member of settings.members) {
     const id = (step: string) => `${member.name}-${step}`;
     const replaced = (step: string) => (member.replaces ? { replacesId: `${member.replaces}-${step}` } : {});
@@ -61,7 +76,7 @@ export function planEtcdHosts(settings: EtcdHostsSettings, context: EtcdClusterC
         ...replaced("install"),
         host: member.name,
         create: installScript(settings, member),
-        dependsOn: [],
+        dependsOn: snapshotChecks,
         secret: false,
       },
       {
@@ -70,7 +85,7 @@ export function planEtcdHosts(settings: EtcdHostsSettings, context: EtcdClusterC
         host: member.name,
         create: certsScript(settings, member),
         stdin: "member-pki",
-        dependsOn: [],
+        dependsOn: snapshotChecks,
         secret: true,
       },
       {

@@ -189,6 +189,20 @@ describe("planEtcdHosts", () => {
     expect(script).toContain("snapshot restore");
     expect(script).toContain("--initial-cluster-token 'etcd-new'");
   });
+
+  it("checks a restore's snapshot on every host before any host is changed", () => {
+    expect([...byId.keys()].filter((id) => id.endsWith("snapshot-check"))).toEqual([]);
+    const restoring = planEtcdHosts(settingsWith({ restoreFrom: { path: "/backups/s.db" } }), {
+      token: "etcd-new",
+      bootstrapMembers: ["etcd-1", "etcd-2", "etcd-3"],
+    });
+    const checks = restoring.commands.filter((c) => c.id.endsWith("-snapshot-check")).map((c) => c.id);
+    expect(checks).toEqual(["etcd-1-snapshot-check", "etcd-2-snapshot-check", "etcd-3-snapshot-check"]);
+    // what changes a host (binaries, certificates; the member after both) waits for every host's check
+    for (const command of restoring.commands.filter((c) => /-(install|pki)$/.test(c.id))) {
+      expect([command.id, command.dependsOn]).toEqual([command.id, checks]);
+    }
+  });
 });
 
 describe("SSH failure messages", () => {
