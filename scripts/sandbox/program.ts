@@ -12,8 +12,11 @@ import * as ts from "typescript";
 import { parse, stringify } from "yaml";
 import { REPO_ROOT } from "../../test/support/kube/binaries";
 
-/** What the stacks program is made of, relative to the repository root. */
-const PROGRAM_SOURCES = ["index.ts", "lib", "components", "stacks"] as const;
+/**
+ * What the stacks program is made of, relative to the repository root: its TypeScript, and the JSON it
+ * imports (the stack-file schema the program checks its settings against).
+ */
+const PROGRAM_SOURCES = ["index.ts", "lib", "components", "stacks", "schemas"] as const;
 
 /** The program's entry point inside the transpiled tree. */
 const ENTRY = "stacks/index.js";
@@ -28,7 +31,10 @@ export function programSources(root: string = REPO_ROOT): string[] {
     const full = path.join(root, rel);
     if (fs.statSync(full).isDirectory()) {
       for (const entry of fs.readdirSync(full)) walk(path.join(rel, entry));
-    } else if (rel.endsWith(".ts") && !rel.endsWith(".d.ts") && !rel.endsWith(".test.ts")) {
+    } else if (
+      (rel.endsWith(".ts") && !rel.endsWith(".d.ts") && !rel.endsWith(".test.ts")) ||
+      rel.endsWith(".json")
+    ) {
       found.push(rel);
     }
   };
@@ -60,7 +66,8 @@ export function transpileStacksProgram(outDir: string, root: string = REPO_ROOT)
 
 /**
  * Brings `outDir` up to date with `sources` (paths relative to `root`), as transpileStacksProgram does
- * for the stacks program: only changed files transpiled, vanished ones removed, node_modules linked.
+ * for the stacks program: only changed files transpiled (JSON copied), vanished ones removed,
+ * node_modules linked.
  */
 export function transpileSources(outDir: string, sources: readonly string[], root: string = REPO_ROOT): void {
   fs.mkdirSync(outDir, { recursive: true });
@@ -76,13 +83,18 @@ export function transpileSources(outDir: string, sources: readonly string[], roo
     const hash = sha256(source);
     after[rel] = hash;
     if (before[rel] === hash && fs.existsSync(output(rel))) continue;
+    fs.mkdirSync(path.dirname(output(rel)), { recursive: true });
+    if (rel.endsWith(".json")) {
+      // imported JSON is loaded as it is, next to the code that requires it
+      fs.writeFileSync(output(rel), source);
+      continue;
+    }
     options ??= compilerOptions(root);
     const emitted = ts.transpileModule(source, {
       compilerOptions: options,
       fileName: path.join(root, rel),
       reportDiagnostics: false,
     });
-    fs.mkdirSync(path.dirname(output(rel)), { recursive: true });
     fs.writeFileSync(output(rel), emitted.outputText);
     if (emitted.sourceMapText) fs.writeFileSync(`${output(rel)}.map`, emitted.sourceMapText);
   }
