@@ -607,7 +607,15 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       await rebootMachine("cp1");
       await apiServerReady("cp1");
     });
-    expect(await allActive("cp1", CONTROL_PLANE)).toEqual(CONTROL_PLANE.map((c) => `${c} active`));
+    // the controllers start beside the API server and may still be `activating` when it is ready
+    const everyUnitActive = CONTROL_PLANE.map((c) => `${c} active`);
+    await waitFor(
+      "every control-plane unit on cp1 active",
+      async () => JSON.stringify(await allActive("cp1", CONTROL_PLANE)) === JSON.stringify(everyUnitActive),
+      60_000,
+      1000,
+    );
+    expect(await allActive("cp1", CONTROL_PLANE)).toEqual(everyUnitActive);
   });
 
   test("after the crash and the reboots, a second up of the unchanged estate changes nothing: systemd's own recovery left nothing to repair", async () => {
