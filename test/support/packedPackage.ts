@@ -19,6 +19,8 @@ export const PACKAGE_DOCUMENTS = [
   "LICENSE",
   "CHANGELOG.md",
   "schemas/stack-config.schema.json",
+  // the copy next to the compiled stack program, which checks its settings against it
+  "bin/schemas/stack-config.schema.json",
 ] as const;
 
 /** Sources compiled into bin/ (tsconfig.build.json): the entry point and these directories, tests excluded. */
