@@ -2,8 +2,10 @@
  * The load balancer in front of the control-plane machines: HAProxy (Debian's) on a machine of its own,
  * passing TLS through (mode tcp) and health-checking each backend over HTTPS — karmada-apiserver's and
  * the aggregated API server's `/readyz`, karmada-webhook's `/readyz/` (all readable anonymously). A
- * backend failing two checks leaves the pool and its open connections are cut, so clients reconnect to
- * one that serves; a connection that cannot reach a backend is retried on another at once. docs/hosts.md shows the same
+ * backend failing three checks gets no new connection; its open ones are left to finish, so a draining
+ * API server's requests in flight complete (it closes its connections itself once drained), while a
+ * connection to a machine that lost its power is closed by server-side TCP keepalives once idle. A
+ * connection that cannot reach a backend is retried on another at once. docs/hosts.md shows the same
  * configuration for a user's own machines. Pure: the file's text only.
  */
 
@@ -25,24 +27,29 @@ export interface BalancedMachine {
 
 /** How often each backend is checked (ms), and after how many failures it leaves the pool. */
 export const HEALTH_CHECK_INTERVAL_MS = 1000;
-/**
- * Three failed checks, not two: a backend marked down has its sessions cut (`shutdown-sessions`), so a
- * false alarm fails every request in flight to it.
- */
+/** Three failed checks, not two: a false alarm under load takes a serving backend out of the pool. */
 export const HEALTH_CHECK_FALL = 3;
 /**
  * How long one check may take (ms): a machine that lost its power never answers. Not 1 s: an API server
  * just back in the pool and serving a burst of CRD writes on a loaded machine took longer to answer
- * /readyz, was marked down and every request in flight to it ended with `unexpected EOF`.
+ * /readyz and was marked down.
  */
 export const HEALTH_CHECK_TIMEOUT_MS = 2000;
 /**
  * The longest HAProxy takes to take a machine that stopped answering out of its pool: HEALTH_CHECK_FALL
- * checks, each up to its timeout, at most an interval apart. What a client may wait for a request that
- * was in flight to that machine.
+ * checks, each up to its timeout, at most an interval apart.
  */
 export const HEALTH_CHECK_DETECTION_MS =
   HEALTH_CHECK_FALL * (HEALTH_CHECK_INTERVAL_MS + HEALTH_CHECK_TIMEOUT_MS);
+
+/**
+ * Server-side TCP keepalive (s): idle time before the first probe, interval, probes. A connection to a
+ * machine that lost its power (a watch waiting for events) is closed after about idle + interval × count,
+ * and its client reconnects to a machine that serves. The load balancer does not cut sessions itself
+ * when it marks a backend down (`on-marked-down shutdown-sessions`): that also cut the requests a
+ * draining API server was still answering, each one a failed request in a rolling restart.
+ */
+export const SERVER_KEEPALIVE = { idleSeconds: 2, intervalSeconds: 1, count: 3 } as const;
 
 /**
  * The ports of a Karmada control plane on hosts behind the load balancer: karmada-apiserver, the webhook
@@ -93,11 +100,16 @@ export function haproxyConfig(
     "  option redispatch 1",
     "  retries 3",
     "  timeout connect 500ms",
+    // a machine that lost its power: its idle connections are closed (see SERVER_KEEPALIVE)
+    "  option srvtcpka",
+    `  srvtcpka-idle ${SERVER_KEEPALIVE.idleSeconds}s`,
+    `  srvtcpka-intvl ${SERVER_KEEPALIVE.intervalSeconds}s`,
+    `  srvtcpka-cnt ${SERVER_KEEPALIVE.count}`,
     // watches stay open for long: the API server ends them itself (its request timeout)
     "  timeout client 1h",
     "  timeout server 1h",
     `  timeout check ${HEALTH_CHECK_TIMEOUT_MS}ms`,
-    `  default-server inter ${HEALTH_CHECK_INTERVAL_MS}ms fastinter ${HEALTH_CHECK_INTERVAL_MS / 2}ms fall ${HEALTH_CHECK_FALL} rise 2 on-marked-down shutdown-sessions`,
+    `  default-server inter ${HEALTH_CHECK_INTERVAL_MS}ms fastinter ${HEALTH_CHECK_INTERVAL_MS / 2}ms fall ${HEALTH_CHECK_FALL} rise 2`,
     "",
     ...sections,
   ].join("\n");

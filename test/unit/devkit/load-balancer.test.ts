@@ -3,6 +3,7 @@ import {
   HEALTH_CHECK_FALL,
   HEALTH_CHECK_INTERVAL_MS,
   HEALTH_CHECK_TIMEOUT_MS,
+  SERVER_KEEPALIVE,
   haproxyConfig,
 } from "../../../devkit/lab/loadBalancer";
 
@@ -48,11 +49,21 @@ describe("haproxyConfig", () => {
     );
   });
 
-  test("TLS passes through; a failed backend leaves after the checks it takes and its sessions are cut", () => {
+  test("TLS passes through; a failed backend leaves after the checks it takes, its open sessions are left to finish and idle ones to a dead machine are closed by keepalives", () => {
     const defaults = section(config, "defaults");
     expect(defaults).toEqual(expect.arrayContaining(["mode tcp", "option redispatch 1", "retries 3"]));
     expect(defaults).toContain(
-      `default-server inter ${HEALTH_CHECK_INTERVAL_MS}ms fastinter ${HEALTH_CHECK_INTERVAL_MS / 2}ms fall ${HEALTH_CHECK_FALL} rise 2 on-marked-down shutdown-sessions`,
+      `default-server inter ${HEALTH_CHECK_INTERVAL_MS}ms fastinter ${HEALTH_CHECK_INTERVAL_MS / 2}ms fall ${HEALTH_CHECK_FALL} rise 2`,
+    );
+    // a draining API server's requests in flight are not cut when it leaves the pool
+    expect(config).not.toMatch(/shutdown-sessions/);
+    expect(defaults).toEqual(
+      expect.arrayContaining([
+        "option srvtcpka",
+        `srvtcpka-idle ${SERVER_KEEPALIVE.idleSeconds}s`,
+        `srvtcpka-intvl ${SERVER_KEEPALIVE.intervalSeconds}s`,
+        `srvtcpka-cnt ${SERVER_KEEPALIVE.count}`,
+      ]),
     );
     expect(defaults).toContain(`timeout check ${HEALTH_CHECK_TIMEOUT_MS}ms`);
   });
