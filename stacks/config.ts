@@ -1,3 +1,5 @@
+import * as fs from "fs";
+import * as os from "os";
 import * as pulumi from "@pulumi/pulumi";
 import { ControlPlaneConfig } from "../lib/controlplane/config";
 import { CrdSource } from "../lib/crds";
@@ -8,6 +10,7 @@ import { MemberRegistrationConfig } from "../lib/members/config";
 import { validateUnique } from "../lib/validation/duplicates";
 import { ConfigError, ErrorCollector, check, show } from "../lib/validation/errors";
 import { validateSshPrivateKey } from "../lib/hosts/ssh-key";
+import { validateKubeconfigText } from "../lib/kubeconfig/check";
 
 /**
  * Shape of a stack's configuration (namespace `karmada`, see Pulumi.<env>.yaml). Each key maps onto
@@ -144,17 +147,45 @@ export interface PlainStackSecrets {
   readonly sshPrivateKey?: string;
   /** `karmada:memberKubeconfigs`, the JSON text of the map. */
   readonly memberKubeconfigs?: string;
+  /** `karmada:hostKubeconfig`: a kubeconfig's contents or its path. */
+  readonly hostKubeconfig?: string;
+}
+
+/** Whether a kubeconfig setting holds a path rather than the contents (one line, not YAML or JSON). */
+const isKubeconfigPath = (text: string) => !text.includes("\n") && !/^\s*(\{|apiVersion:)/.test(text);
+
+/** The host kubeconfig's text: the setting's contents, or the file it names (checked to exist). */
+function hostKubeconfigText(setting: string): string {
+  if (!isKubeconfigPath(setting)) return setting;
+  const file = setting.trim().replace(/^~(?=\/)/, os.homedir());
+  check(
+    fs.existsSync(file),
+    "karmada:hostKubeconfig",
+    "names a file that does not exist",
+    "a kubeconfig's contents or path",
+  );
+  return fs.readFileSync(file, "utf8");
 }
 
 /**
  * Checks the secret settings before anything registers — their Outputs resolve only while resources
- * are already being created: the SSH key parses (and is not passphrase-protected), and the kubeconfig
- * map has exactly one entry per member. Messages never include the values.
+ * are already being created: the SSH key parses (and is not passphrase-protected), the host kubeconfig
+ * (contents or path) has the context to use, and the kubeconfig map has exactly one entry per member,
+ * each a kubeconfig. Messages never include the values.
  */
 export function validateStackSecrets(plain: PlainStackSecrets, config: StackConfig): void {
   const errors = new ErrorCollector();
   if (plain.sshPrivateKey !== undefined) {
     errors.attempt(() => validateSshPrivateKey("karmada:sshPrivateKey", plain.sshPrivateKey!));
+  }
+  if (plain.hostKubeconfig !== undefined) {
+    errors.attempt(() =>
+      validateKubeconfigText(
+        "karmada:hostKubeconfig",
+        hostKubeconfigText(plain.hostKubeconfig!),
+        config.hostContext,
+      ),
+    );
   }
   const members = (config.members ?? []).map((m) => m.clusterName);
   if (members.length === 0 && plain.memberKubeconfigs === undefined) return errors.throwIfAny();
@@ -173,14 +204,15 @@ export function validateStackSecrets(plain: PlainStackSecrets, config: StackConf
     );
     const entries = map as Record<string, unknown>;
     for (const name of members) {
-      errors.attempt(() =>
+      errors.attempt(() => {
         check(
           typeof entries[name] === "string" && (entries[name] as string).trim() !== "",
           `karmada:memberKubeconfigs.${name}`,
           "is missing: every member in karmada:members needs its kubeconfig",
           "the member cluster's kubeconfig (secret)",
-        ),
-      );
+        );
+        validateKubeconfigText(`karmada:memberKubeconfigs.${name}`, entries[name] as string);
+      });
     }
     for (const name of Object.keys(entries)) {
       errors.attempt(() =>

@@ -56,7 +56,11 @@ export function readStackConfig(): StackConfig {
   // secrets read in plain text only to be checked now; everything else gets them as secret Outputs
   const plain = (key: string) => pulumi.runtime.getConfig(`${STACK_CONFIG_NAMESPACE}:${key}`);
   validateStackSecrets(
-    { sshPrivateKey: plain("sshPrivateKey"), memberKubeconfigs: plain("memberKubeconfigs") },
+    {
+      sshPrivateKey: plain("sshPrivateKey"),
+      memberKubeconfigs: plain("memberKubeconfigs"),
+      hostKubeconfig: plain("hostKubeconfig"),
+    },
     config,
   );
   return config;

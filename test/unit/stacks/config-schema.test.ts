@@ -19,6 +19,7 @@ import { readStackConfig } from "../../../stacks/program";
 import { FIXTURE_CRD_SOURCE } from "../../support/estate";
 import { generateCa } from "../../support/kube/pki";
 import { recordResources } from "../../support/mocks";
+import { testKubeconfig } from "../../support/kubeconfig";
 import { TEST_SSH_KEY } from "../../support/sshKey";
 import { simulateControllers } from "../members/simulate";
 
@@ -39,12 +40,13 @@ const ajv = new Ajv({ allErrors: true, strictSchema: true, strictTypes: true, al
 const validateStackFile = ajv.compile(committedSchema);
 
 const ca = generateCa(mkdtempSync(join(tmpdir(), "config-schema-")), "schema-test-ca");
-const KUBECONFIG = "apiVersion: v1\nkind: Config\nclusters: []\n";
+const KUBECONFIG = testKubeconfig("kind-dev");
 
 /** What the engine decrypts each ciphertext of the rows to (rows write `secure(…)` as a stack file does). */
 const DECRYPTED = {
   "v1:ssh-key": TEST_SSH_KEY,
   "v1:kubeconfig": KUBECONFIG,
+  "v1:not-a-kubeconfig": "server: https://10.0.0.9:6443\n",
   "v1:ca-key": ca.keyPem,
   "v1:member-kubeconfigs": JSON.stringify({ "edge-1": KUBECONFIG }),
 } as const;
@@ -432,6 +434,16 @@ const AGREED: Row[] = [
  * program rejects naming the field.
  */
 const PROGRAM_ONLY: Row[] = [
+  [
+    "secret contents: a member kubeconfig that is no kubeconfig",
+    { "karmada:members": [PUSH], "karmada:memberKubeconfigs": { "edge-1": secure("v1:not-a-kubeconfig") } },
+    "karmada:memberKubeconfigs.edge-1",
+  ],
+  [
+    "secret contents: a host kubeconfig without the context karmada:hostContext names",
+    { "karmada:hostKubeconfig": secure("v1:kubeconfig"), "karmada:hostContext": "kind-prod" },
+    "karmada:hostKubeconfig",
+  ],
   [
     "cron contents: hour 25",
     { "karmada:etcd": { inCluster: { backup: { schedule: "0 25 * * *" } } } },

@@ -7,9 +7,9 @@ import { FIXTURE_CRD_SOURCE } from "../../support/estate";
 import { Registration } from "../../support/mocks";
 import { runProgram } from "../../support/program";
 import { simulateControllers } from "../members/simulate";
+import { testKubeconfig } from "../../support/kubeconfig";
 
 const REGISTRY = "registry.offline.test:5000/mirror";
-const kubeconfig = (name: string) => `apiVersion: v1\nkind: Config\nclusters: []\n# ${name}\n`;
 
 /** Every `image` value anywhere in `value` (pod templates, CronJob job templates, init containers …). */
 function imagesIn(value: unknown, found: string[] = []): string[] {
@@ -29,7 +29,7 @@ describe("an offline estate (every image from the registry setting)", () => {
     ({ records } = await runProgram(
       "../../stacks",
       {
-        "karmada:hostKubeconfig": "apiVersion: v1\nkind: Config\n",
+        "karmada:hostKubeconfig": testKubeconfig("host"),
         "karmada:etcd": {
           inCluster: { replicas: 3, backup: { schedule: "0 * * * *", target: { kind: "pvc", size: "1Gi" } } },
         },
@@ -42,7 +42,10 @@ describe("an offline estate (every image from the registry setting)", () => {
           { clusterName: "edge-1", mode: "Push", apiEndpoint: "https://10.0.1.1:6443" },
           { clusterName: "edge-2", mode: "Pull", apiEndpoint: "https://10.0.2.1:6443" },
         ],
-        "karmada:memberKubeconfigs": { "edge-1": kubeconfig("edge-1"), "edge-2": kubeconfig("edge-2") },
+        "karmada:memberKubeconfigs": {
+          "edge-1": testKubeconfig("edge-1"),
+          "edge-2": testKubeconfig("edge-2"),
+        },
         "karmada:addons": [
           { name: "descheduler", kind: "descheduler" },
           { name: "estimator", kind: "schedulerEstimator" },

@@ -1,9 +1,8 @@
 import { FIXTURE_CRD_SOURCE, kubeObjects } from "../../support/estate";
 import { Registration } from "../../support/mocks";
+import { testKubeconfig } from "../../support/kubeconfig";
 import { runProgram } from "../../support/program";
 import { simulateControllers } from "../members/simulate";
-
-const member = (name: string) => `apiVersion: v1\nkind: Config\nclusters: []\n# ${name}\n`;
 
 describe("stacks/ program (config-driven)", () => {
   let records: Registration[];
@@ -11,7 +10,7 @@ describe("stacks/ program (config-driven)", () => {
     ({ records } = await runProgram(
       "../../stacks",
       {
-        "karmada:hostKubeconfig": "apiVersion: v1\nkind: Config\n",
+        "karmada:hostKubeconfig": testKubeconfig("host"),
         "karmada:etcd": { inCluster: { replicas: 3 } },
         "karmada:controlPlane": {
           apiServer: { serviceType: "NodePort", externalEndpoint: "10.0.0.5:32443" },
@@ -21,7 +20,10 @@ describe("stacks/ program (config-driven)", () => {
           { clusterName: "edge-1", mode: "Push", apiEndpoint: "https://10.0.1.1:6443" },
           { clusterName: "edge-2", mode: "Pull", apiEndpoint: "https://10.0.2.1:6443" },
         ],
-        "karmada:memberKubeconfigs": { "edge-1": member("edge-1"), "edge-2": member("edge-2") },
+        "karmada:memberKubeconfigs": {
+          "edge-1": testKubeconfig("edge-1"),
+          "edge-2": testKubeconfig("edge-2"),
+        },
         "karmada:addons": [
           { name: "descheduler", kind: "descheduler" },
           { name: "estimator", kind: "schedulerEstimator" },
@@ -74,7 +76,7 @@ describe("stacks/ program (config-driven)", () => {
       (r) =>
         r.type === "kubernetes:core/v1:Secret" &&
         /estimator/.test(r.name) &&
-        JSON.stringify(r.inputs).includes("# edge-"),
+        JSON.stringify(r.inputs).includes("https://edge-"),
     );
     expect(kubeconfigSecrets.length).toBe(2);
     for (const secret of kubeconfigSecrets) expect(secret.secretPaths.length).toBeGreaterThan(0);
@@ -97,11 +99,13 @@ describe("stacks/ program (config-driven)", () => {
     expect(missing?.message).not.toContain("secret-kubeconfig");
     const publicKey = attempt({
       sshPrivateKey: "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA user@host",
-      memberKubeconfigs: JSON.stringify({ "edge-1": "k" }),
+      memberKubeconfigs: JSON.stringify({ "edge-1": testKubeconfig("edge-1") }),
     });
     expect(publicKey?.message).toMatch(/invalid karmada:sshPrivateKey: .*public key/);
     expect(publicKey?.message).not.toContain("AAAAC3NzaC1lZDI1NTE5AAAAIA");
-    expect(attempt({ memberKubeconfigs: JSON.stringify({ "edge-1": "k" }) })).toBeUndefined();
+    expect(
+      attempt({ memberKubeconfigs: JSON.stringify({ "edge-1": testKubeconfig("edge-1") }) }),
+    ).toBeUndefined();
   });
 
   it("rejects unknown stack settings by name", async () => {
