@@ -3,6 +3,7 @@ import { EtcdInClusterArgs, EtcdInClusterSettings } from "../lib/etcd/settings";
 import { etcdInClusterPlacement, etcdMemberAddresses } from "../lib/manifests/etcd";
 import { CertSpec, etcdCertificates } from "../lib/pki/certificates";
 import { CaSource, IssuedPki, issuePki } from "../lib/pki/issue";
+import { checkedCaSource } from "../lib/pki/config-check";
 import { RotationSettings } from "../lib/pki/rotation";
 import { EtcdHostsArgs } from "../lib/etcd/hosts/settings";
 import { EtcdPkiParams } from "../lib/pki/sans";
@@ -148,7 +149,7 @@ export class EtcdCluster extends pulumi.ComponentResource {
         peerCert: pki.file("etcd-peer.crt"),
         peerKey: pki.file("etcd-peer.key"),
       };
-      const deployed = deployEtcdOnHosts(this, name, args.hosts!, {
+      const deployed = deployEtcdOnHosts(this, name, resolved, {
         caCert: pki.file("etcd-ca.crt"),
         members: Object.fromEntries(resolved.members.map((m) => [m.name, member])),
         client: {
@@ -202,7 +203,7 @@ export class EtcdCluster extends pulumi.ComponentResource {
       name,
       parent: this,
       certificates: [...specs, karmadaClientSpec(healthcheck)],
-      cas: pki.ca ? { "etcd-ca": pki.ca } : {},
+      cas: pki.ca ? { "etcd-ca": checkedCaSource("pki.ca", pki.ca, pki) } : {},
       caValidityHours: pki.caValidityHours,
       rotation: pki.rotation,
     });

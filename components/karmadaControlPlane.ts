@@ -19,6 +19,7 @@ import { namespaceObject } from "../lib/manifests/namespace";
 import { hostWorkloadManifests } from "../lib/manifests/workloads";
 import { controlPlaneCertificates } from "../lib/pki/certificates";
 import { CaSource, IssuedPki, issuePki } from "../lib/pki/issue";
+import { checkedCaSource } from "../lib/pki/config-check";
 import { PkiFile } from "../lib/pki/layout";
 import { RotationSettings } from "../lib/pki/rotation";
 import { PkiFiles, createComponentSecrets, resolveCertificatesChecksum } from "./controlplane/credentials";
@@ -370,8 +371,10 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
       parent: this,
       certificates,
       cas: {
-        ...(pki.karmadaCa ? { "karmada-ca": pki.karmadaCa } : {}),
-        ...(pki.frontProxyCa ? { "front-proxy-ca": pki.frontProxyCa } : {}),
+        ...(pki.karmadaCa ? { "karmada-ca": checkedCaSource("pki.karmadaCa", pki.karmadaCa, pki) } : {}),
+        ...(pki.frontProxyCa
+          ? { "front-proxy-ca": checkedCaSource("pki.frontProxyCa", pki.frontProxyCa, pki) }
+          : {}),
       },
       caValidityHours: pki.caValidityHours,
       serviceAccountKey: true,

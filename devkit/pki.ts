@@ -6,6 +6,7 @@
 import { execFileSync } from "child_process";
 import { randomBytes } from "crypto";
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 
 /** A CA certificate and its private key (PEM). */
@@ -200,4 +201,36 @@ export function issueClusterPki(dir: string, options: ClusterPkiOptions): Cluste
     saKey: file("sa.key"),
     saPub: file("sa.pub"),
   };
+}
+
+/**
+ * Credentials of an external etcd for programs that build an EtcdCluster in `external` mode (unit tests,
+ * the graph bench): a real CA and a client certificate it signed, made once per process (the component
+ * checks that each parses and that the key is the certificate's).
+ */
+/** PEMs of an external etcd's CA and of a client certificate it accepts. */
+export interface ExternalEtcdCredentials {
+  readonly caCertPem: string;
+  readonly clientCertPem: string;
+  readonly clientKeyPem: string;
+}
+
+let made: ExternalEtcdCredentials | undefined;
+
+/** The process's external-etcd credentials (made on first use). */
+export function externalEtcdCredentials(): ExternalEtcdCredentials {
+  if (made) return made;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pk-external-etcd-"));
+  try {
+    const ca = generateCa(dir, "external-etcd-ca");
+    issueLeaf(dir, "client", "/CN=karmada-etcd-client", [...CLIENT_EXTENSIONS], 365);
+    made = {
+      caCertPem: ca.certPem,
+      clientCertPem: fs.readFileSync(path.join(dir, "client.crt"), "utf8"),
+      clientKeyPem: fs.readFileSync(path.join(dir, "client.key"), "utf8"),
+    };
+    return made;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -8,6 +8,7 @@
  * resource to the last answered registration, peak RSS (MiB) and what the monitor answered.
  */
 import * as fs from "node:fs";
+import { externalEtcdCredentials } from "../../devkit/pki";
 import { timed } from "./figures";
 import { benchCrdSource, buildBenchEstate } from "./graphEstate";
 import { graphSettled, installBenchMocks, RecordedRequest } from "./graphMocks";
@@ -31,10 +32,11 @@ async function main(): Promise<void> {
   Object.assign(Error, { prepareStackTrace: undefined });
   const counts = installBenchMocks(recorded);
   const crds = benchCrdSource();
+  const etcdCredentials = variant === "bare" ? undefined : externalEtcdCredentials();
   const cpuBefore = process.cpuUsage();
   const { ms } = await timed(async () => {
     if (shape) replayGraph(shape);
-    else buildBenchEstate(members, crds);
+    else buildBenchEstate(members, crds, etcdCredentials!);
     shape = undefined; // what the bare program keeps is what its resources keep
     await graphSettled();
   });

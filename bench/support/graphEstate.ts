@@ -9,9 +9,8 @@ import { join } from "node:path";
 import { EtcdCluster } from "../../components/etcdCluster";
 import { KarmadaControlPlane } from "../../components/karmadaControlPlane";
 import { MemberRegistration } from "../../components/memberRegistration";
+import { ExternalEtcdCredentials } from "../../devkit/pki";
 import { CrdSource } from "../../lib/crds";
-
-const pem = (label: string) => `-----BEGIN ${label}-----\nbench\n-----END ${label}-----\n`;
 
 /**
  * The release's CRD bundle from the test bed (`TESTBED_KARMADA_CRDS`, which bench/graph.ts sets from
@@ -31,8 +30,15 @@ export function describeCrdSource(source: CrdSource): string {
     : "test/fixtures/crds (the test bed is not built: fewer CRDs than a release has)";
 }
 
-/** Registers the estate: host provider, etcd, control plane, then `members` push members. */
-export function buildBenchEstate(members: number, crds: CrdSource): void {
+/**
+ * Registers the estate: host provider, etcd (external, with `etcdCredentials`: made before the clock, as
+ * a program's config would be read), control plane, then `members` push members.
+ */
+export function buildBenchEstate(
+  members: number,
+  crds: CrdSource,
+  etcdCredentials: ExternalEtcdCredentials,
+): void {
   const host = new k8s.Provider("host", { kubeconfig: "/etc/kubeconfigs/host", clusterIdentifier: "host" });
   const etcd = new EtcdCluster(
     "etcd",
@@ -40,9 +46,7 @@ export function buildBenchEstate(members: number, crds: CrdSource): void {
       mode: "external",
       external: {
         endpoints: ["https://etcd.example.com:2379"],
-        caCertPem: pem("CERTIFICATE"),
-        clientCertPem: pem("CERTIFICATE"),
-        clientKeyPem: pem("PRIVATE KEY"),
+        ...etcdCredentials,
       },
     },
     { provider: host },

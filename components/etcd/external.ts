@@ -1,6 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { validateHttpsUrl } from "../../lib/validation/urls";
 import { ErrorCollector, check } from "../../lib/validation/errors";
+import { checkedWhenKnown } from "../../lib/validation/deferred";
+import { checkCertificatePem, checkKeyOfCertificate } from "../../lib/pki/client-check";
 
 /** An etcd cluster that already exists and is run by someone else. */
 export interface EtcdExternalConfig {
@@ -40,5 +42,39 @@ export function validateExternalEtcd(config: EtcdExternalConfig | undefined): Et
     );
   }
   errors.throwIfAny();
-  return config;
+  // plain parts are checked now (every problem together), secret ones once known: the control plane
+  // is built from the checked values
+  const now = new Date();
+  const checkCa = (pem: string) => void checkCertificatePem("external.caCertPem", pem, now);
+  const checkClient = (cert: string, key: string) =>
+    checkKeyOfCertificate(
+      "external.clientKeyPem",
+      key,
+      checkCertificatePem("external.clientCertPem", cert, now),
+    );
+  const plain = (v: pulumi.Input<string>): v is string => typeof v === "string";
+  if (plain(config.caCertPem)) errors.attempt(() => checkCa(config.caCertPem as string));
+  if (plain(config.clientCertPem)) {
+    errors.attempt(() =>
+      plain(config.clientKeyPem)
+        ? checkClient(config.clientCertPem as string, config.clientKeyPem)
+        : checkCertificatePem("external.clientCertPem", config.clientCertPem as string, now),
+    );
+  }
+  errors.throwIfAny();
+  const caCertPem = plain(config.caCertPem) ? config.caCertPem : checkedWhenKnown(config.caCertPem, checkCa);
+  const clientCertPem = plain(config.clientCertPem)
+    ? config.clientCertPem
+    : checkedWhenKnown(
+        config.clientCertPem,
+        (cert) => void checkCertificatePem("external.clientCertPem", cert, now),
+      );
+  const clientKeyPem =
+    plain(config.clientCertPem) && plain(config.clientKeyPem)
+      ? config.clientKeyPem
+      : pulumi.all([config.clientCertPem, config.clientKeyPem]).apply(([cert, key]) => {
+          checkClient(cert, key);
+          return key;
+        });
+  return { endpoints: config.endpoints, caCertPem, clientCertPem, clientKeyPem };
 }

@@ -9,7 +9,7 @@ import { createHash } from "crypto";
 import { EtcdClusterContext } from "../../lib/etcd/hosts/context";
 import { planEtcdHosts, PlannedCommand } from "../../lib/etcd/hosts/plan";
 import { pkiBundle } from "../../lib/etcd/hosts/pkiFiles";
-import { EtcdHostsArgs, resolveEtcdHostsSettings } from "../../lib/etcd/hosts/settings";
+import { EtcdHostsSettings } from "../../lib/etcd/hosts/settings";
 import { hostConnection, SshConnection } from "../../lib/hosts/connection";
 import { remoteInvocation } from "../../lib/hosts/script";
 import { rooted } from "../../lib/hosts/shell";
@@ -105,15 +105,15 @@ function memberBundle(pki: EtcdHostsPki, member: string): pulumi.Output<string> 
  * on `args.hosts`. Membership history lives in a RandomString whose `keepers.members` is frozen with
  * `ignoreChanges`: it records which hosts may bootstrap, so hosts added later always join. A restore
  * gets a new record (its name carries the snapshot's identity), hence a new token and member list.
- * Throws ConfigError for bad input before registering anything.
+ * `settings` are the resolved ones (resolveEtcdHostsSettings, run by the component's plan); throws
+ * ConfigError for certificates missing for a host before registering anything.
  */
 export function deployEtcdOnHosts(
   parent: pulumi.Resource,
   name: string,
-  args: EtcdHostsArgs,
+  settings: EtcdHostsSettings,
   pki: EtcdHostsPki,
 ): EtcdHostsDeployment {
-  const settings = resolveEtcdHostsSettings(name, args);
   for (const member of settings.members) {
     check(
       pki.members[member.name] !== undefined,

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ConfigError, ErrorCollector, check, show } from "../validation/errors";
+import { checkedWhenKnown } from "../validation/deferred";
 import { validateSshPrivateKey } from "./ssh-key";
 import { SAFE_PATH } from "./shell";
 
@@ -153,7 +154,12 @@ function resolveProxy(proxy: ProxySpec, field: string): ResolvedProxy {
       "'<type> <base64>'",
     );
   }
-  return { address: proxy.address, port, user, privateKey: proxy.privateKey, hostKey: proxy.hostKey };
+  check(proxy.privateKey !== undefined && proxy.privateKey !== "", `${field}.privateKey`, "is required");
+  // a plain key is parsed now, a secret one once known: the connection is built from the checked key
+  const privateKey = checkedWhenKnown(proxy.privateKey, (key) =>
+    validateSshPrivateKey(`${field}.privateKey`, key),
+  );
+  return { address: proxy.address, port, user, privateKey, hostKey: proxy.hostKey };
 }
 
 /** Applies defaults to and validates one host; `field` is its dotted path for messages. */
@@ -170,8 +176,10 @@ export function resolveHost(host: HostSpec, field: string): ResolvedHost {
   const user = host.user ?? "root";
   check(USER.test(user), `${field}.user`, `${show(user)} is not a user name`, "[a-z_][a-z0-9_-]*");
   check(host.privateKey !== undefined && host.privateKey !== "", `${field}.privateKey`, "is required");
-  // a plain key is parsed now; a secret Output (stack config) is checked by the stack program
-  if (typeof host.privateKey === "string") validateSshPrivateKey(`${field}.privateKey`, host.privateKey);
+  // a plain key is parsed now, a secret one once known: every connection is built from the checked key
+  const privateKey = checkedWhenKnown(host.privateKey, (key) =>
+    validateSshPrivateKey(`${field}.privateKey`, key),
+  );
   if (host.hostKey !== undefined) {
     check(
       HOST_KEY.test(host.hostKey),
@@ -200,7 +208,7 @@ export function resolveHost(host: HostSpec, field: string): ResolvedHost {
     address: host.address,
     port,
     user,
-    privateKey: host.privateKey,
+    privateKey,
     hostKey: host.hostKey,
     proxy: host.proxy ? resolveProxy(host.proxy, `${field}.proxy`) : undefined,
     root,

@@ -34,7 +34,7 @@ const KEY_PEM_TYPES = ["RSA PRIVATE KEY", "EC PRIVATE KEY", "PRIVATE KEY"];
 
 const HOUR_MS = 3_600_000;
 
-interface PemBlock {
+export interface PemBlock {
   readonly type: string;
   readonly headers: string;
   /** The whole block, BEGIN to END line. */
@@ -42,7 +42,7 @@ interface PemBlock {
 }
 
 /** Every complete PEM block, in order (text outside blocks is ignored, as Go's pem.Decode does). */
-function pemBlocks(text: string): PemBlock[] {
+export function pemBlocks(text: string): PemBlock[] {
   const blocks: PemBlock[] = [];
   const pattern = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {

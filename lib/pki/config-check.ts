@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ConfigError, ErrorCollector, check, show } from "../validation/errors";
+import { checkedWhenKnown } from "../validation/deferred";
 import { validateInteger } from "../validation/numbers";
 import { checkCaPem, checkValidityPair } from "./ca-check";
 import { DEFAULT_CA_VALIDITY_HOURS, DEFAULT_LEAF_VALIDITY_HOURS } from "./certificates";
@@ -17,9 +18,9 @@ export interface PkiConfigToCheck {
  * Checks a component's PKI settings against each other before anything is registered: validities are
  * whole hours, a generated CA outlives the leaves it signs, the renew window fits inside a leaf's life,
  * and every CA brought by the user (by its field name under `field`, e.g. `karmadaCa`) is a CA that can
- * sign, whose key matches, and that stays valid as long as a leaf issued now. A CA given as an Output
- * (a secret from config) cannot be read before registration; its problems surface when the tls
- * provider signs with it.
+ * sign, whose key matches, and that stays valid as long as a leaf issued now. A part given as an Output
+ * (a secret from config) cannot be read before registration: the certificate is checked now when it is
+ * plain, the rest by {@link checkedCaSource} inside the deployment.
  */
 export function validatePkiConfig(
   field: string,
@@ -59,24 +60,58 @@ export function validatePkiConfig(
         "is required",
         "the CA certificate (PEM)",
       );
-      const deferred = (v: unknown) => pulumi.Output.isInstance(v) || v instanceof Promise;
-      if (deferred(ca.certPem) || deferred(ca.keyPem)) return;
+      // a part given as an Output (a secret) is checked once known, by checkedCaSource
+      if (isDeferred(ca.certPem)) return;
       check(
         typeof ca.certPem === "string",
         `${field}.${key}.certPem`,
         `${show(ca.certPem)} is not a PEM string`,
       );
+      const keyNow = isDeferred(ca.keyPem) ? undefined : ca.keyPem;
       check(
-        ca.keyPem === undefined || typeof ca.keyPem === "string",
+        keyNow === undefined || typeof keyNow === "string",
         `${field}.${key}.keyPem`,
-        `${typeof ca.keyPem} is not a PEM string`,
+        `${typeof keyNow} is not a PEM string`,
       );
       checkCaPem(
         `${field}.${key}`,
-        { certPem: ca.certPem as string, keyPem: ca.keyPem as string | undefined },
-        { now, mustCoverHours: leafHours ?? DEFAULT_LEAF_VALIDITY_HOURS, role: key },
+        { certPem: ca.certPem as string, keyPem: keyNow as string | undefined },
+        caRequirement(pki, key, now),
       );
     });
   }
   errors.throwIfAny();
+}
+
+const isDeferred = (v: unknown) => pulumi.Output.isInstance(v) || v instanceof Promise;
+
+/** What a brought CA must satisfy: valid now, and as long as a leaf issued now (`leafValidityHours`). */
+function caRequirement(pki: PkiConfigToCheck, role: string, now: Date) {
+  return { now, mustCoverHours: pki.leafValidityHours ?? DEFAULT_LEAF_VALIDITY_HOURS, role };
+}
+
+/**
+ * A brought CA (`field`, e.g. `pki.karmadaCa`) to sign with: its parts as given when they were plain
+ * (validatePkiConfig checked them), else checked once known, inside the deployment — the certificate
+ * on its own (it keeps its own secrecy), the key together with the certificate it must belong to. Every
+ * leaf is signed from these checked values, so a wrong secret CA fails the `up` naming the field, with
+ * no certificate issued from it; messages never show a key.
+ */
+export function checkedCaSource(
+  field: string,
+  ca: CaSource,
+  pki: PkiConfigToCheck,
+  now: Date = new Date((pki.rotation?.now ?? Date.now)()),
+): CaSource {
+  if (!isDeferred(ca.certPem) && !isDeferred(ca.keyPem)) return ca;
+  const requirement = caRequirement(pki, field.split(".").pop()!, now);
+  const certPem = checkedWhenKnown(ca.certPem, (cert) => checkCaPem(field, { certPem: cert }, requirement));
+  const keyPem =
+    ca.keyPem === undefined
+      ? undefined
+      : pulumi.all([ca.certPem, ca.keyPem]).apply(([cert, key]) => {
+          checkCaPem(field, { certPem: cert, keyPem: key }, requirement);
+          return key;
+        });
+  return { certPem, keyPem };
 }

@@ -1,5 +1,6 @@
 /**
- * Faults of etcd on hosts under the real `pulumi up`: one update meets a port clash (m1), a wrong SSH
+ * Faults of etcd on hosts under the real `pulumi up`: a secret SSH key that does not parse fails the
+ * `up` naming its field with nothing built from it; one update meets a port clash (m1), a wrong SSH
  * key (m2) and a stopped sshd (m3); the error names each host, and once fixed the next `up` converges
  *. A host listed twice is refused before anything runs.
  */
@@ -50,6 +51,27 @@ tier.describe("etcd on hosts: faults", () => {
     expect(sameAddress).toThrow(
       'invalid etcd.hosts[2].address: host "m9" is listed twice: 127.0.2.3:2222 is also etcd.hosts[1] ("m2")',
     );
+  });
+
+  test("a secret SSH key that is no key fails the `up` naming the field, nothing created from it", async () => {
+    // the program passes every key as a secret Output, as `config.requireSecret` gives it: it is checked
+    // once known, inside the deployment, and every command of m2 is built from the checked key
+    const garbage =
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nbm90IGEga2V5LCBqdXN0IHRleHQ=\n-----END OPENSSH PRIVATE KEY-----\n";
+    const input = estate.input(THREE);
+    const faulty = {
+      ...input,
+      hosts: input.hosts.map((h) => (h.name === "m2" ? { ...h, privateKey: garbage } : h)),
+    };
+    const message = (await estate.upFailing("up: a garbled secret key", faulty)).message;
+    console.log(linesWith(message, "privateKey").join("\n"));
+    expect(message).toMatch(/invalid hosts\.hosts\[1\]\.privateKey: is truncated or garbled/);
+    expect(message).not.toContain("bm90IGEga2V5LCBqdXN0IHRleHQ=");
+    const resources = (JSON.parse(estate.storedState()).checkpoint.latest?.resources ?? []) as {
+      urn: string;
+    }[];
+    expect(resources.map((r) => r.urn).filter((urn) => urn.includes("etcd-m2-"))).toEqual([]);
+    expect(estate.storedState()).not.toContain("bm90IGEga2V5LCBqdXN0IHRleHQ=");
   });
 
   test("port clash, wrong key, unreachable host: one `up` names all three; fixed, the next converges", async () => {

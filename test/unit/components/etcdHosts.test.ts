@@ -1,11 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { EtcdCluster } from "../../../components/etcdCluster";
 import { find, isSecret, recordResources, settle } from "../../support/mocks";
+import { TEST_SSH_KEY } from "../../support/sshKey";
 
 describe("EtcdCluster in hosts mode", () => {
   it("issues member certificates for every host and drives one command chain per member", async () => {
     const records = recordResources();
-    const key = pulumi.secret("-----BEGIN OPENSSH PRIVATE KEY-----\nk\n-----END OPENSSH PRIVATE KEY-----");
+    const key = pulumi.secret(TEST_SSH_KEY);
     const hosts = ["10.0.0.11", "10.0.0.12", "10.0.0.13"].map((address, i) => ({
       name: `etcd-${i + 1}`,
       address,
@@ -32,7 +33,7 @@ describe("EtcdCluster in hosts mode", () => {
 
   it("exposes the on-demand snapshot command only while the backup job is enabled", async () => {
     recordResources();
-    const hosts = [{ name: "etcd-1", address: "10.0.0.11", privateKey: pulumi.secret("k") }];
+    const hosts = [{ name: "etcd-1", address: "10.0.0.11", privateKey: pulumi.secret(TEST_SSH_KEY) }];
     const withBackup = new EtcdCluster("a", { mode: "hosts", hosts: { hosts } });
     const without = new EtcdCluster("b", { mode: "hosts", hosts: { hosts, backup: { enabled: false } } });
     await settle(withBackup);

@@ -18,6 +18,7 @@ import { generateCa } from "../../support/kube/pki";
 import { recordResources, Registration } from "../../support/mocks";
 import { TEST_SSH_KEY } from "../../support/sshKey";
 import { simulateControllers } from "../members/simulate";
+import { externalEtcdCredentials } from "../../../devkit/pki";
 
 const scratch = mkdtempSync(join(tmpdir(), "hostile-"));
 const goodCa = generateCa(join(scratch, "good"), "good-ca");
@@ -62,9 +63,7 @@ const externalEtcd: EtcdClusterArgs = {
   mode: "external",
   external: {
     endpoints: ["https://10.0.0.1:2379"],
-    caCertPem: "ca",
-    clientCertPem: "cert",
-    clientKeyPem: "key",
+    ...externalEtcdCredentials(),
   },
 };
 

@@ -9,6 +9,7 @@ import { validateAllowedUses } from "../../../lib/pki/usages";
 import { ConfigError } from "../../../lib/validation/errors";
 import { FIXTURE_CRD_SOURCE } from "../../support/estate";
 import { recordResources } from "../../support/mocks";
+import { externalEtcdCredentials } from "../../../devkit/pki";
 
 function attempt(cp: Partial<KarmadaControlPlaneArgs>, etcd: EtcdClusterArgs = {}) {
   const records = recordResources();
@@ -127,9 +128,7 @@ describe("validation before anything is applied", () => {
       mode: "external",
       external: {
         endpoints: ["https://10.0.0.1:2379"],
-        caCertPem: "ca",
-        clientCertPem: "c",
-        clientKeyPem: "k",
+        ...externalEtcdCredentials(),
       },
     });
     expect(() => new KarmadaControlPlane("karmada", { etcd })).toThrow(

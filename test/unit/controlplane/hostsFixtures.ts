@@ -14,6 +14,7 @@ import { ControlPlaneSettings } from "../../../lib/controlplane/settings";
 import { validateControlPlaneConfig } from "../../../lib/controlplane/validate";
 import { FIXTURE_CRD_SOURCE } from "../../support/estate";
 import { TEST_SSH_KEY } from "../../support/sshKey";
+import { externalEtcdCredentials } from "../../../devkit/pki";
 import { Registration, recordResources, settle } from "../../support/mocks";
 
 /** A throw-away SSH key: it must never appear in a script. */
@@ -55,9 +56,9 @@ export async function buildHostsEstate(
     mode: "external",
     external: {
       endpoints: ETCD_ENDPOINTS,
-      caCertPem: "-----BEGIN CERTIFICATE-----\netcd-ca\n-----END CERTIFICATE-----\n",
-      clientCertPem: "-----BEGIN CERTIFICATE-----\netcd-client\n-----END CERTIFICATE-----\n",
-      clientKeyPem: pulumi.secret("-----BEGIN PRIVATE KEY-----\netcd-client\n-----END PRIVATE KEY-----\n"),
+      caCertPem: externalEtcdCredentials().caCertPem,
+      clientCertPem: externalEtcdCredentials().clientCertPem,
+      clientKeyPem: pulumi.secret(externalEtcdCredentials().clientKeyPem),
     },
   });
   const controlPlane = new KarmadaControlPlane("karmada", {

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
 import { deployEtcdOnHosts, EtcdHostsPki, remoteCommandInputs } from "../../../components/etcd/hostsMode";
 import { planEtcdHosts } from "../../../lib/etcd/hosts/plan";
 import { hostConnection } from "../../../lib/hosts/connection";
@@ -39,7 +40,7 @@ describe("deployEtcdOnHosts", () => {
     const out = deployEtcdOnHosts(
       parent,
       "etcd",
-      { hosts: hosts(3), serviceManager: "systemd" },
+      resolveEtcdHostsSettings("etcd", { hosts: hosts(3), serviceManager: "systemd" }),
       pkiFor(names),
     );
     await settle(parent, ...Object.values(out.commands));
@@ -98,7 +99,7 @@ describe("deployEtcdOnHosts", () => {
     const out = deployEtcdOnHosts(
       parent,
       "etcd",
-      { hosts: hosts(3), restoreFrom: { path: "/backups/s.db" } },
+      resolveEtcdHostsSettings("etcd", { hosts: hosts(3), restoreFrom: { path: "/backups/s.db" } }),
       pkiFor(names),
     );
     await settle(parent, ...Object.values(out.commands));
@@ -133,12 +134,22 @@ describe("deployEtcdOnHosts", () => {
     const parent = new Parent("etcd");
     const before = records.length;
     expect(() =>
-      deployEtcdOnHosts(parent, "etcd", { hosts: hosts(3) }, pkiFor(["etcd-1", "etcd-2"])),
+      deployEtcdOnHosts(
+        parent,
+        "etcd",
+        resolveEtcdHostsSettings("etcd", { hosts: hosts(3) }),
+        pkiFor(["etcd-1", "etcd-2"]),
+      ),
     ).toThrow("invalid pki.members.etcd-3: no certificates for this host");
     const twice = [...hosts(3).slice(0, 2), hosts(1)[0]];
-    expect(() => deployEtcdOnHosts(parent, "etcd", { hosts: twice }, pkiFor(["etcd-1", "etcd-2"]))).toThrow(
-      'host "etcd-1" is listed twice',
-    );
+    expect(() =>
+      deployEtcdOnHosts(
+        parent,
+        "etcd",
+        resolveEtcdHostsSettings("etcd", { hosts: twice }),
+        pkiFor(["etcd-1", "etcd-2"]),
+      ),
+    ).toThrow('host "etcd-1" is listed twice');
     expect(records.length).toBe(before);
   });
 });

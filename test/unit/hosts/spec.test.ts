@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
 import { deployEtcdOnHosts, EtcdHostsPki } from "../../../components/etcd/hostsMode";
 import { hostConnection, resetUnpinnedHostsWarning } from "../../../lib/hosts/connection";
 import { HostSpec, isValidAddress, resolveHosts } from "../../../lib/hosts/spec";
@@ -147,7 +148,12 @@ describe("hosts without a pinned host key", () => {
   /** An etcd cluster on `list` as a program builds it (under the recording mocks); its resources. */
   const build = (name: string, list: HostSpec[]): pulumi.Resource[] => {
     const parent = new Parent(name);
-    const out = deployEtcdOnHosts(parent, name, { hosts: list }, pki(list.map((h) => h.name)));
+    const out = deployEtcdOnHosts(
+      parent,
+      name,
+      resolveEtcdHostsSettings(name, { hosts: list }),
+      pki(list.map((h) => h.name)),
+    );
     return [parent, ...Object.values(out.commands)];
   };
   const deploy = (name: string, list: HostSpec[]) => settle(...build(name, list));
