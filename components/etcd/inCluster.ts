@@ -25,7 +25,8 @@ export interface EtcdInClusterResources {
 
 /**
  * Applies an in-cluster etcd: the member certificate Secret first, then the StatefulSet and Services,
- * then the optional backup CronJob. PVCs are retained on delete unless `deleteDataOnDestroy`.
+ * then the optional backup CronJob. The namespace and the claims are kept on delete unless
+ * `deleteDataOnDestroy`, and the next `up` adopts them (the StatefulSet's own claims by their names).
  */
 export function deployEtcdInCluster(
   name: string,
@@ -36,13 +37,11 @@ export function deployEtcdInCluster(
   createNamespace: boolean,
 ): EtcdInClusterResources {
   const names = etcdObjectNames(settings);
-  // Deleting a namespace deletes the PVCs in it: keep it unless the user asked to delete the data.
+  // Deleting a namespace deletes the PVCs in it: keep it unless the user asked to delete the data (and
+  // adopt the one a previous destroy kept)
+  const kept = { keptOnDestroy: !settings.deleteDataOnDestroy };
   const [namespace] = createNamespace
-    ? applyObjects(name, [namespaceObject(settings.namespace)], {
-        parent,
-        provider,
-        retainOnDelete: !settings.deleteDataOnDestroy,
-      })
+    ? applyObjects(name, [namespaceObject(settings.namespace)], { parent, provider, ...kept })
     : [];
   const certSecret = createSecret(
     `${name}-cert-secret`,
@@ -76,10 +75,7 @@ export function deployEtcdInCluster(
   const isClaim = (o: { kind: string }) => o.kind === "PersistentVolumeClaim";
   const backupOpts = { parent, provider, dependsOn: cluster };
   const backup = [
-    ...applyObjects(name, manifests.backup.filter(isClaim), {
-      ...backupOpts,
-      retainOnDelete: !settings.deleteDataOnDestroy,
-    }),
+    ...applyObjects(name, manifests.backup.filter(isClaim), { ...backupOpts, ...kept }),
     ...applyObjects(
       name,
       manifests.backup.filter((o) => !isClaim(o)),

@@ -195,7 +195,8 @@ export interface EtcdInClusterArgs {
   /**
    * Delete the data when the cluster is destroyed: the members' claims go with the StatefulSet, and the
    * namespace (when created here) and the backup claim are deleted too. Left false, all three stay on
-   * the host cluster; hostPath directories are never deleted.
+   * the host cluster and the next `up` adopts them: etcd starts on its kept data (the keys written before
+   * `destroy` are there). hostPath directories are never deleted.
    * @default false (data survives `pulumi destroy`)
    */
   readonly deleteDataOnDestroy?: boolean;

@@ -55,6 +55,23 @@ const TYPED_KINDS: Readonly<Record<string, KubeResourceClass>> = {
 };
 
 /**
+ * Patch counterparts of the kinds that hold data `destroy` keeps (see {@link ApplyOptions.keptOnDestroy}),
+ * with the Pulumi type of each plain and patch resource (for aliases between the two).
+ */
+const KEPT_KINDS: Readonly<Record<string, { patch: KubeResourceClass; plain: string; patched: string }>> = {
+  "v1/Namespace": {
+    patch: k8s.core.v1.NamespacePatch,
+    plain: "kubernetes:core/v1:Namespace",
+    patched: "kubernetes:core/v1:NamespacePatch",
+  },
+  "v1/PersistentVolumeClaim": {
+    patch: k8s.core.v1.PersistentVolumeClaimPatch,
+    plain: "kubernetes:core/v1:PersistentVolumeClaim",
+    patched: "kubernetes:core/v1:PersistentVolumeClaimPatch",
+  },
+};
+
+/**
  * Secret content never goes through here: Secrets are created natively by `createSecret` so that their
  * data is a Pulumi secret from the start. Refusing them keeps a stray plaintext Secret out of state.
  */
@@ -103,6 +120,15 @@ export interface ApplyOptions {
   /** Keep the objects in the cluster when the Pulumi resource is deleted. */
   readonly retainOnDelete?: boolean;
   /**
+   * The objects hold data that `destroy` keeps (etcd's namespace, a backup claim): they are kept in the
+   * cluster when the resource is deleted, and applied with server-side apply (the kind's Patch resource),
+   * which creates the object when it is missing and adopts the one a previous `destroy` left, so the
+   * next `up` resumes on it instead of failing with `already exists`. Each is aliased to its plain
+   * resource type: switching this on or off is an update, never a delete. Namespaces and
+   * PersistentVolumeClaims only.
+   */
+  readonly keptOnDestroy?: boolean;
+  /**
    * Do not delete the objects one by one when this resource is deleted in the same operation: the API
    * server they live in goes with it, and they stay with its data.
    */
@@ -119,16 +145,25 @@ export function applyObjects(
     assertNotSecret(obj);
     if (!opts.resolve) assertNoPlaceholders(obj);
     const key = `${obj.apiVersion}/${obj.kind}`;
-    const Typed = TYPED_KINDS[key];
+    const kept = KEPT_KINDS[key];
+    if (opts.keptOnDestroy && !kept) {
+      throw new Error(
+        `${obj.kind} ${obj.metadata.name}: only Namespaces and PersistentVolumeClaims are kept on destroy`,
+      );
+    }
     const inputs = opts.resolve ? opts.resolve(obj) : obj;
     const resourceOpts: pulumi.CustomResourceOptions = {
       parent: opts.parent,
       provider: opts.provider,
       dependsOn: opts.dependsOn,
-      retainOnDelete: opts.retainOnDelete,
+      retainOnDelete: opts.retainOnDelete || opts.keptOnDestroy,
       deletedWith: opts.deletedWith,
+      // the same object as a plain and as a patch resource: moving between them updates it in place
+      ...(kept ? { aliases: [{ type: opts.keptOnDestroy ? kept.plain : kept.patched }] } : {}),
     };
     const name = kubeResourceName(prefix, obj);
+    if (opts.keptOnDestroy) return new kept.patch(name, inputs, resourceOpts);
+    const Typed = TYPED_KINDS[key];
     if (Typed) {
       return new Typed(name, inputs, resourceOpts);
     }

@@ -8,7 +8,8 @@
  * member (its karmada-agent a Pod with the identity the library gives it) become Ready; a workload
  * propagated through Karmada runs on the members' nodes. Then the day-2 checks on the same estate: a
  * quiet second `up`, an image-change preview and its PR summary, a certificate rotation that rolls the
- * pods, drift repaired, and `destroy` that keeps etcd's data.
+ * pods, drift repaired, `destroy` with the workload still in Karmada keeping etcd's data, and the next
+ * `up` resuming on it.
  */
 import { execFileSync } from "child_process";
 import * as path from "path";
@@ -596,28 +597,53 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     expect(describeChanges(again.steps)).toEqual([]);
   });
 
-  test("destroy (the workload removed from Karmada first) removes everything but the data: etcd's namespace and claims", async () => {
-    expect(
-      (await apiRequest(karmada, "DELETE", "/apis/apps/v1/namespaces/default/deployments/web")).status,
-    ).toBe(200);
-    expect(
-      (
-        await apiRequest(
-          karmada,
-          "DELETE",
-          "/apis/policy.karmada.io/v1alpha1/namespaces/default/propagationpolicies/web",
-        )
-      ).status,
-    ).toBe(200);
-    await waitFor(
-      "the workload's bindings finalized and its copies gone from the members",
-      async () =>
-        (await apiGet(karmada, "/apis/work.karmada.io/v1alpha2/resourcebindings")).items.length === 0 &&
-        (await listNames(estate.cluster("member1"), "/apis/apps/v1/namespaces/default/deployments"))
-          .length === 0,
-      120_000,
-      1000,
+  /** `etcdctl` in etcd-0 as its server identity; `input` goes to its stdin. */
+  const etcdctl = (args: readonly string[], input?: string) =>
+    execFileSync(
+      requireBinary("kubectl"),
+      [
+        "--kubeconfig",
+        clusterFiles(clusterOf(estate.lab.plan, "host")).kubeconfig("admin"),
+        "-n",
+        NAMESPACE,
+        "exec",
+        "-i",
+        "etcd-0",
+        "--",
+        "etcdctl",
+        "--endpoints=https://127.0.0.1:2379",
+        "--cacert=/etc/etcd/pki/ca.crt",
+        "--cert=/etc/etcd/pki/server.crt",
+        "--key=/etc/etcd/pki/server.key",
+        ...args,
+      ],
+      { encoding: "utf8", env: testbedEnv().env, input, stdio: ["pipe", "pipe", "pipe"] },
     );
+  const KEPT_KEYS = 1000;
+  const keptCount = () =>
+    Number(JSON.parse(etcdctl(["get", "kept/", "--prefix", "--count-only", "-w", "json"])).count ?? 0);
+  /** The web Deployment's copies in the members. */
+  const webCopies = async () => {
+    const copies: string[] = [];
+    for (const member of ["member1", "member2"]) {
+      const names = await listNames(estate.cluster(member), "/apis/apps/v1/namespaces/default/deployments");
+      if (names.includes("web")) copies.push(member);
+    }
+    return copies;
+  };
+
+  test("destroy with the workload still in Karmada completes and removes everything but the data: etcd's namespace and claims", async () => {
+    // keys written straight into etcd, to be read after the next `up` (100 puts per transaction)
+    for (let i = 0; i < KEPT_KEYS; i += 100) {
+      const puts = Array.from(
+        { length: 100 },
+        (_, j) => `put kept/${String(i + j).padStart(5, "0")} v${i + j}`,
+      );
+      etcdctl(["txn"], `\n${puts.join("\n")}\n\n\n`);
+    }
+    expect(keptCount()).toBe(KEPT_KEYS);
+    // the web Deployment and its PropagationPolicy stay in Karmada: destroy must not wait on them
+    expect(await webCopies()).toEqual(["member1", "member2"]);
     const result = await estate.stack.destroy();
     expect(result.summary.result).toBe("succeeded");
     expect((await stateResources(estate.stack)).filter((r) => r.type !== "pulumi:pulumi:Stack")).toEqual([]);
@@ -635,5 +661,48 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
         ),
       ).toEqual([]);
     }
+    // what became of the members' copies of the workload (docs/operations.md, "Destroy and up again")
+    console.log(`web's copies in the members after destroy: ${JSON.stringify(await webCopies())}`);
+  });
+
+  test("`up` after destroy resumes on the kept data: etcd's keys, the workload in Karmada, propagated again", async () => {
+    const steps = recordSteps();
+    const result = await estate.stack.up({ onEvent: steps.onEvent });
+    expect(result.summary.result).toBe("succeeded");
+    // the kept namespace and the claims are adopted, not created anew
+    karmada = credentialsFromKubeconfig(result.outputs.adminKubeconfig.value);
+    expect(await listNames(estate.host, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`)).toEqual(
+      etcdClaims,
+    );
+    expect(keptCount()).toBe(KEPT_KEYS);
+    expect(etcdctl(["get", "kept/00999", "--print-value-only"]).trim()).toBe("v999");
+    // Karmada's own data came back with etcd: the workload and its policy, never re-applied by the test
+    const web = await apiGet(karmada, "/apis/apps/v1/namespaces/default/deployments/web");
+    expect(web.metadata.name).toBe("web");
+    await waitFor(
+      "member1 and member2 Ready again",
+      async () => {
+        const list = await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters");
+        return (list.items as any[]).filter((c) => readyCondition(c) === "True").length === 2;
+      },
+      300_000,
+      2000,
+    );
+    for (const member of ["member1", "member2"]) {
+      await waitFor(
+        `the web pod Running and ready in ${member} again`,
+        async () =>
+          (await podsOf(estate.cluster(member), "default")).some(
+            (p) => p.name.startsWith("web-") && p.phase === "Running" && p.ready,
+          ),
+        300_000,
+        2000,
+      );
+    }
+    const again = recordSteps();
+    await estate.stack.up({ onEvent: again.onEvent });
+    expect(describeChanges(again.steps)).toEqual([]);
+    // destroyed again (the data kept once more): the lab's other suites get its nodes back
+    expect((await estate.stack.destroy()).summary.result).toBe("succeeded");
   });
 });

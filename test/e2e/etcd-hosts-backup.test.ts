@@ -2,7 +2,7 @@
  * Backup and restore of etcd on hosts under the real `pulumi up` / `destroy`: on-demand snapshots
  * (checksum, integrity, latest pointer, retention) with 10,000 keys, the running cluster rolled back in
  * place (`restoreFrom.replaceData`: certificates kept, old data moved aside), `destroy` keeping every
- * data dir (deleteData unset), a restore with a wrong checksum refused, then a NEW cluster restored by `up`
+ * data dir (deleteData unset) and the next `up` resuming on it, a restore with a wrong checksum refused, then a NEW cluster restored by `up`
  * from the snapshot (served by a local mirror URL) with 10,000/10,000 keys, `restoreFrom` dropped
  * without restarting anything, and a `destroy` with deleteData moving the data aside, never erasing it.
  */
@@ -30,6 +30,8 @@ tier.describe("etcd on hosts: backup and restore", () => {
   let estate: EtcdStack;
   let mirror: FileServer | undefined;
   let oldIds: string[];
+  /** The members destroy left with their data. */
+  let keptIds: string[];
   const root = (name: string) => estate.bed.hosts.find((h) => h.name === name)!.root;
   const backupDir = () => path.join(root("m1"), "var/backups/etcd");
   const snapshotCopy = () => path.join(estate.bed.dir, "mirror");
@@ -125,6 +127,7 @@ tier.describe("etcd on hosts: backup and restore", () => {
 
   test("destroy stops every member and the snapshot job and keeps every data dir (deleteData unset)", async () => {
     const client = await estate.client(THREE);
+    keptIds = (await client.members()).map((m) => m.ID).sort();
     await estate.destroy("destroy (data kept)");
     for (const name of THREE) {
       expect(fs.existsSync(path.join(root(name), "var/lib/etcd/member/wal"))).toBe(true);
@@ -135,6 +138,23 @@ tier.describe("etcd on hosts: backup and restore", () => {
     );
     expect(fs.readdirSync(backupDir()).filter((f) => f.endsWith(".db"))).toHaveLength(backup.retain);
     await expect(client.count("k/")).rejects.toThrow();
+  });
+
+  test("`up` after that destroy resumes on the kept data: the same members, 10,000/10,000 keys and the later writes", async () => {
+    // a new certificate authority, cluster record and token are issued (destroy deleted them); the members'
+    // data decides who they are: each host's data dir is started as it is
+    await estate.up("up: after destroy, on the kept data", estate.input(THREE, { backup }));
+    const client = await estate.client(THREE);
+    expect(await client.count("k/")).toBe(KEYS);
+    expect(await client.get("after-restore-in-place")).toBe("kept");
+    const ids = (await client.members()).map((m) => m.ID).sort();
+    expect(ids).toHaveLength(3);
+    expect(ids).toEqual(keptIds);
+    await client.put("after-resume", "yes");
+    // and destroyed again, keeping the data once more, for the restore below
+    await estate.destroy("destroy (data kept, again)");
+    for (const name of THREE)
+      expect(fs.existsSync(path.join(root(name), "var/lib/etcd/member/wal"))).toBe(true);
   });
 
   test("a NEW cluster restored from the snapshot by `up` holds 10,000/10,000 keys", async () => {

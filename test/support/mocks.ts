@@ -1,7 +1,7 @@
 /**
  * Pulumi mocks that record every registered resource WITH the parts of the register request that the
  * stock `setMocks` drops: parent, dependencies, secret-ness of each input, additionalSecretOutputs,
- * replacement trigger, protect/retainOnDelete/deletedWith. Graph tests assert on these records.
+ * replacement trigger, protect/retainOnDelete/deletedWith, aliased types. Graph tests assert on these records.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
@@ -30,6 +30,8 @@ export interface Registration {
   readonly retainOnDelete: boolean;
   /** URN of the resource whose deletion skips this one's; empty for none. */
   readonly deletedWith: string;
+  /** The resource types it is also known by (aliases that name another type). */
+  readonly aliasTypes: string[];
   readonly provider: string;
 }
 
@@ -131,6 +133,9 @@ class RecordingMonitor extends MockMonitor {
       protect: req.getProtect() ?? false,
       retainOnDelete: req.getRetainondelete() ?? false,
       deletedWith: req.getDeletedwith() ?? "",
+      aliasTypes: (req.getAliasesList?.() ?? [])
+        .map((alias: any) => alias.getSpec?.()?.getType?.() ?? "")
+        .filter((type: string) => type !== ""),
       provider: req.getProvider(),
     });
     return super.registerResource(req, callback);

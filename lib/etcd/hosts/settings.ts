@@ -106,7 +106,8 @@ export interface EtcdHostsArgs {
   binDir?: string;
   /**
    * When a member is removed (or the component deleted), move its data dir aside to
-   * `<dataDir>.deleted-<time>`. Otherwise the data dir is left untouched.
+   * `<dataDir>.deleted-<time>`. Otherwise the data dir is left untouched, and the next `up` starts the
+   * member on it (the same member, every key it held).
    * @default false
    */
   deleteData?: boolean;

@@ -213,18 +213,31 @@ describe("etcd data safety", () => {
     expect(provider.inputs.upsertExistingObjects).toBe("true");
   });
 
-  it("keeps the namespace holding etcd data and the backup claim on destroy unless asked", async () => {
+  it("keeps the namespace holding etcd data and the backup claim on destroy unless asked, and adopts kept ones", async () => {
     const kept = (await buildEstate({}, { inCluster: { replicas: 1, backup: {} } })).records;
     const keep = kubeObjects(kept);
-    // the host namespace (created by the EtcdCluster), not karmada-system inside karmada-apiserver
-    expect(find(kept, "core/v1:Namespace", "etcd-namespace-karmada-system").retainOnDelete).toBe(true);
-    expect(keep.get("PersistentVolumeClaim/karmada-system/etcd-backup")?.retainOnDelete).toBe(true);
+    // the host namespace (created by the EtcdCluster), not karmada-system inside karmada-apiserver:
+    // applied server-side (a Patch resource creates it or adopts the one a destroy kept), kept on delete,
+    // and the same resource as the plain Namespace earlier releases created
+    const namespace = find(kept, "core/v1:NamespacePatch", "etcd-namespace-karmada-system");
+    expect(namespace.retainOnDelete).toBe(true);
+    expect(namespace.aliasTypes).toEqual(["kubernetes:core/v1:Namespace"]);
+    const claim = keep.get("PersistentVolumeClaim/karmada-system/etcd-backup")!;
+    expect(claim.type).toBe("kubernetes:core/v1:PersistentVolumeClaimPatch");
+    expect(claim.retainOnDelete).toBe(true);
+    expect(claim.aliasTypes).toEqual(["kubernetes:core/v1:PersistentVolumeClaim"]);
     expect(keep.get("CronJob/karmada-system/etcd-backup")?.retainOnDelete).toBe(false);
     const wiped = (
       await buildEstate({}, { inCluster: { replicas: 1, backup: {}, deleteDataOnDestroy: true } })
     ).records;
     const wipe = kubeObjects(wiped);
-    expect(find(wiped, "core/v1:Namespace", "etcd-namespace-karmada-system").retainOnDelete).toBe(false);
+    const plain = find(wiped, "kubernetes:core/v1:Namespace", "etcd-namespace-karmada-system");
+    expect(plain.retainOnDelete).toBe(false);
+    // switching deleteDataOnDestroy moves between the two types in place
+    expect(plain.aliasTypes).toEqual(["kubernetes:core/v1:NamespacePatch"]);
+    expect(wipe.get("PersistentVolumeClaim/karmada-system/etcd-backup")?.type).toBe(
+      "kubernetes:core/v1:PersistentVolumeClaim",
+    );
     expect(
       wipe.get("StatefulSet/karmada-system/etcd")?.inputs.spec.persistentVolumeClaimRetentionPolicy
         .whenDeleted,

@@ -22,6 +22,12 @@ describe("applyObjects", () => {
     );
   });
 
+  it("keeps on destroy only the kinds that hold data (namespaces, claims), before registering anything", () => {
+    expect(() => applyObjects("karmada", [withToken("plain")], { ...opts, keptOnDestroy: true })).toThrow(
+      "Deployment karmada-scheduler: only Namespaces and PersistentVolumeClaims are kept on destroy",
+    );
+  });
+
   it("refuses a Secret from a plain manifest", () => {
     const secret = { apiVersion: "v1", kind: "Secret", metadata: { name: "s" }, stringData: { k: "v" } };
     expect(() => applyObjects("karmada", [secret], opts)).toThrow(
