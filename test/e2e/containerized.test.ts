@@ -63,15 +63,6 @@ const deploymentUrnName = (name: KarmadaComponent) =>
 const CONTROLLER_MANAGER_DEPLOYMENT = deploymentUrnName("karmada-controller-manager");
 const SCHEDULER_DEPLOYMENT = deploymentUrnName("karmada-scheduler");
 
-/** `kubectl` as a lab cluster's admin. */
-function kubectl(estate: LabEstate, cluster: string, args: readonly string[]): string {
-  return execFileSync(
-    requireBinary("kubectl"),
-    ["--kubeconfig", clusterFiles(clusterOf(estate.lab.plan, cluster)).kubeconfig("admin"), ...args],
-    { encoding: "utf8", env: testbedEnv().env, stdio: ["ignore", "pipe", "pipe"] },
-  );
-}
-
 /** The pods of a namespace: name, node, phase, every container ready, images. */
 async function podsOf(creds: ApiCredentials, namespace: string) {
   const list = await apiGet(creds, `/api/v1/namespaces/${namespace}/pods`);
@@ -102,6 +93,54 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
   });
 
   afterAll(() => estate?.cleanup());
+
+  /** `etcdctl` in etcd-0 as its server identity; `input` goes to its stdin. */
+  const etcdctl = (args: readonly string[], input?: string) =>
+    execFileSync(
+      requireBinary("kubectl"),
+      [
+        "--kubeconfig",
+        clusterFiles(clusterOf(estate.lab.plan, "host")).kubeconfig("admin"),
+        "-n",
+        NAMESPACE,
+        "exec",
+        "-i",
+        "etcd-0",
+        "--",
+        "etcdctl",
+        "--endpoints=https://127.0.0.1:2379",
+        "--cacert=/etc/etcd/pki/ca.crt",
+        "--cert=/etc/etcd/pki/server.crt",
+        "--key=/etc/etcd/pki/server.key",
+        ...args,
+      ],
+      { encoding: "utf8", env: testbedEnv().env, input, stdio: ["pipe", "pipe", "pipe"] },
+    );
+  /** Waits until both members' Clusters are Ready in Karmada. */
+  const membersReady = (what: string, timeoutMs: number) =>
+    waitFor(
+      what,
+      async () => {
+        const list = await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters");
+        return (list.items as any[]).filter((c) => readyCondition(c) === "True").length === 2;
+      },
+      timeoutMs,
+      2000,
+    );
+  /** Waits until a web pod runs and is ready in each member. */
+  const webRunning = async (timeoutMs: number) => {
+    for (const member of ["member1", "member2"]) {
+      await waitFor(
+        `the web pod Running and ready in ${member}`,
+        async () =>
+          (await podsOf(estate.cluster(member), "default")).some(
+            (p) => p.name.startsWith("web-") && p.phase === "Running" && p.ready,
+          ),
+        timeoutMs,
+        2000,
+      );
+    }
+  };
 
   test("up: every control-plane pod Running and Ready on the host nodes, every image pulled from the lab registry", async () => {
     const steps = recordSteps();
@@ -158,22 +197,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     expect((claims.items as any[]).map((c) => `${c.status.phase}/${c.spec.storageClassName}`)).toEqual(
       Array(3).fill("Bound/local-path"),
     );
-    const table = kubectl(estate, "host", [
-      "-n",
-      NAMESPACE,
-      "exec",
-      "etcd-0",
-      "--",
-      "etcdctl",
-      "--endpoints=https://127.0.0.1:2379",
-      "--cacert=/etc/etcd/pki/ca.crt",
-      "--cert=/etc/etcd/pki/server.crt",
-      "--key=/etc/etcd/pki/server.key",
-      "member",
-      "list",
-      "-w",
-      "table",
-    ]);
+    const table = etcdctl(["member", "list", "-w", "table"]);
     console.log(`etcd member list:\n${table}`);
     const members = table.split("\n").filter((l) => /\| started \|/.test(l));
     expect(members).toHaveLength(3);
@@ -219,15 +243,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
   });
 
   test("members: push member1 and pull member2 Ready; the agent is a Pod with the library's agent identity, not an admin", async () => {
-    await waitFor(
-      "member1 and member2 Ready in Karmada",
-      async () => {
-        const list = await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters");
-        return (list.items as any[]).filter((c) => readyCondition(c) === "True").length === 2;
-      },
-      180_000,
-      2000,
-    );
+    await membersReady("member1 and member2 Ready in Karmada", 180_000);
     const clusters = await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters");
     expect((clusters.items as any[]).map((c) => `${c.metadata.name}:${c.spec.syncMode}`).sort()).toEqual([
       "member1:Push",
@@ -315,17 +331,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     expect(
       (await apiRequest(karmada, "POST", "/apis/apps/v1/namespaces/default/deployments", deployment)).status,
     ).toBe(201);
-    for (const member of ["member1", "member2"]) {
-      await waitFor(
-        `the web pod Running and ready in ${member}`,
-        async () =>
-          (await podsOf(estate.cluster(member), "default")).some(
-            (p) => p.name.startsWith("web-") && p.phase === "Running" && p.ready,
-          ),
-        180_000,
-        2000,
-      );
-    }
+    await webRunning(180_000);
     await waitFor(
       "Karmada's aggregated status: 2 ready replicas",
       async () =>
@@ -597,28 +603,6 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     expect(describeChanges(again.steps)).toEqual([]);
   });
 
-  /** `etcdctl` in etcd-0 as its server identity; `input` goes to its stdin. */
-  const etcdctl = (args: readonly string[], input?: string) =>
-    execFileSync(
-      requireBinary("kubectl"),
-      [
-        "--kubeconfig",
-        clusterFiles(clusterOf(estate.lab.plan, "host")).kubeconfig("admin"),
-        "-n",
-        NAMESPACE,
-        "exec",
-        "-i",
-        "etcd-0",
-        "--",
-        "etcdctl",
-        "--endpoints=https://127.0.0.1:2379",
-        "--cacert=/etc/etcd/pki/ca.crt",
-        "--cert=/etc/etcd/pki/server.crt",
-        "--key=/etc/etcd/pki/server.key",
-        ...args,
-      ],
-      { encoding: "utf8", env: testbedEnv().env, input, stdio: ["pipe", "pipe", "pipe"] },
-    );
   const KEPT_KEYS = 1000;
   const keptCount = () =>
     Number(JSON.parse(etcdctl(["get", "kept/", "--prefix", "--count-only", "-w", "json"])).count ?? 0);
@@ -679,26 +663,8 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     // Karmada's own data came back with etcd: the workload and its policy, never re-applied by the test
     const web = await apiGet(karmada, "/apis/apps/v1/namespaces/default/deployments/web");
     expect(web.metadata.name).toBe("web");
-    await waitFor(
-      "member1 and member2 Ready again",
-      async () => {
-        const list = await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters");
-        return (list.items as any[]).filter((c) => readyCondition(c) === "True").length === 2;
-      },
-      300_000,
-      2000,
-    );
-    for (const member of ["member1", "member2"]) {
-      await waitFor(
-        `the web pod Running and ready in ${member} again`,
-        async () =>
-          (await podsOf(estate.cluster(member), "default")).some(
-            (p) => p.name.startsWith("web-") && p.phase === "Running" && p.ready,
-          ),
-        300_000,
-        2000,
-      );
-    }
+    await membersReady("member1 and member2 Ready again", 300_000);
+    await webRunning(300_000);
     const again = recordSteps();
     await estate.stack.up({ onEvent: again.onEvent });
     expect(describeChanges(again.steps)).toEqual([]);
