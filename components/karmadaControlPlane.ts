@@ -246,8 +246,11 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
         // a computed kubeconfig must not replace the provider (and with it every Karmada object)
         clusterIdentifier: `karmada-${name}`,
         deleteUnreachable: true,
-        // on kept or restored etcd data the control plane's objects are already there: adopt them
+        // on kept or restored etcd data the control plane's objects are already there: adopt them, and
+        // what this run writes wins over the previous run's field manager (cluster-info's CA, a new CA
+        // bundle): the library owns every object it applies inside karmada-apiserver
         upsertExistingObjects: true,
+        enablePatchForce: true,
       },
       { parent: this, dependsOn },
     );

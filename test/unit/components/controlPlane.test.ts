@@ -211,6 +211,8 @@ describe("etcd data safety", () => {
     // on kept or restored data the objects are already there: the Karmada provider adopts them
     const provider = find(records, "pulumi:providers:kubernetes", "karmada-karmada");
     expect(provider.inputs.upsertExistingObjects).toBe("true");
+    // the previous run's field manager does not hold on to a field this run writes (a new CA)
+    expect(provider.inputs.enablePatchForce).toBe("true");
   });
 
   it("keeps the namespace holding etcd data and the backup claim on destroy unless asked, and adopts kept ones", async () => {
