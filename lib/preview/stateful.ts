@@ -54,8 +54,11 @@ export function statefulKind(urn: string): StatefulKind | undefined {
       return under("EtcdCluster") ? "etcd-membership-record" : undefined;
     case "kubernetes:apps/v1:StatefulSet":
     case "kubernetes:core/v1:PersistentVolumeClaim":
+    // kept claims and namespaces are applied as patch resources (lib/kube/apply.ts keptOnDestroy)
+    case "kubernetes:core/v1:PersistentVolumeClaimPatch":
       return "etcd-data";
     case "kubernetes:core/v1:Namespace":
+    case "kubernetes:core/v1:NamespacePatch":
       return "namespace";
     case "kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition":
       // deleting a CRD deletes every object of it (policies, works, …)

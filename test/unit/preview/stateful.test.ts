@@ -15,6 +15,8 @@ describe("stateful resources", () => {
     [urn([ETCD, "kubernetes:apps/v1:StatefulSet"], "etcd"), "etcd-data"],
     [urn(["kubernetes:core/v1:PersistentVolumeClaim"], "data"), "etcd-data"],
     [urn([ETCD, "kubernetes:core/v1:Namespace"], "etcd-ns"), "namespace"],
+    [urn([ETCD, "kubernetes:core/v1:NamespacePatch"], "etcd-ns"), "namespace"],
+    [urn([ETCD, "kubernetes:core/v1:PersistentVolumeClaimPatch"], "backup"), "etcd-data"],
     [
       urn(["karmada:index:MemberRegistration", "kubernetes:cluster.karmada.io/v1alpha1:Cluster"], "m1"),
       "member-registration",
