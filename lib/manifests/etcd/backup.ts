@@ -11,7 +11,7 @@ import {
   secretVolume,
 } from "../workloads/pod";
 import { ETCD_PKI_DIR } from "./flags";
-import { etcdLabels, etcdMetadata } from "./labels";
+import { etcdBackupPodLabels, etcdMetadata } from "./labels";
 import { ETCD_CERT_SECRET_KEYS, etcdClientServiceUrl, etcdObjectNames } from "./names";
 
 /** Where the backup job mounts the backup volume (the scripts read it from `$BACKUP_DIR`). */
@@ -94,7 +94,7 @@ function addBackup(chart: Chart, settings: EtcdInClusterSettings, backup: EtcdBa
         spec: {
           backoffLimit: 2,
           template: {
-            metadata: { labels: { ...etcdLabels(settings), "app.kubernetes.io/component": "backup" } },
+            metadata: { labels: etcdBackupPodLabels(settings) },
             spec: {
               restartPolicy: "Never",
               automountServiceAccountToken: false,

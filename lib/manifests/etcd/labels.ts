@@ -14,6 +14,19 @@ export function etcdLabels(
   return { ...extra, ...etcdSelectorLabels(settings), ...MANAGED_BY };
 }
 
+/**
+ * Labels of the backup job's pods. Their `app.kubernetes.io/name` differs from the members' so that no
+ * selector of the members (the client and peer Services, the PodDisruptionBudget, the StatefulSet)
+ * ever picks up a backup pod: a client routed to it would find nothing serving on 2379.
+ */
+export function etcdBackupPodLabels(settings: Pick<EtcdInClusterSettings, "name">): Record<string, string> {
+  return {
+    ...etcdLabels(settings),
+    "app.kubernetes.io/name": "etcd-backup",
+    "app.kubernetes.io/component": "backup",
+  };
+}
+
 /** Metadata of a top-level etcd object: name, namespace, labels, annotations (skip-await in the test bed). */
 export function etcdMetadata(
   settings: EtcdInClusterSettings,

@@ -256,6 +256,26 @@ describe("etcd backup", () => {
     expect(hostPod.nodeName).toBe("node-1");
     expect(hostPod.volumes.find((v: any) => v.hostPath).hostPath.path).toBe("/srv/etcd-backups");
   });
+  it("its pods are selected by none of the members' selectors (Services, PodDisruptionBudget, StatefulSet)", () => {
+    const all = manifests({ name: "kv", replicas: 3, backup: {} });
+    const podLabels: Record<string, string> = byKind(all.backup, "CronJob")[0].spec.jobTemplate.spec.template
+      .metadata.labels;
+    const selectors = Object.values(all)
+      .flat()
+      .map((o: any) => (o.kind === "Service" ? o.spec.selector : o.spec?.selector?.matchLabels))
+      .filter((selector): selector is Record<string, string> => selector !== undefined);
+    // the client and headless Services, the PDB and the StatefulSet
+    expect(selectors.length).toBeGreaterThanOrEqual(4);
+    const selects = (selector: Record<string, string>, labels: Record<string, string>) =>
+      Object.entries(selector).every(([key, value]) => labels[key] === value);
+    const memberLabels = statefulSet({ name: "kv", replicas: 3, backup: {} }).spec.template.metadata.labels;
+    for (const selector of selectors) {
+      expect(selects(selector, memberLabels)).toBe(true);
+      expect(selects(selector, podLabels)).toBe(false);
+    }
+    expect(podLabels["app.kubernetes.io/instance"]).toBe("kv");
+    expect(podLabels["app.kubernetes.io/component"]).toBe("backup");
+  });
 });
 
 describeWithSchema("etcd objects validate against the Kubernetes OpenAPI schema", () => {
