@@ -1,13 +1,15 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { applyObjects } from "../../lib/kube/apply";
+import { createSecret } from "../../lib/kube/secrets";
+import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, memberObjectNames } from "../../lib/members/names";
 import {
   memberCredentialObjects,
   secretDataValue,
   tokenSecretObject,
   TokenSecretSpec,
 } from "../../lib/members/push";
-import { MemberContext, memberOptions } from "./context";
+import { MemberContext, karmadaOptions, memberOptions } from "./context";
 
 /** A ServiceAccount token read back from the member. */
 export interface MemberToken {
@@ -76,4 +78,45 @@ export function createMemberCredentials(ctx: MemberContext): MemberCredentials {
     credential: readToken(credential, where(objects.tokens.credential)),
     impersonator: readToken(impersonator, where(objects.tokens.impersonator)),
   };
+}
+
+/**
+ * Karmada-side credential Secrets in karmada-cluster, as `karmadactl join` writes them: `<cluster>`
+ * (keys `token`, `caBundle`) and `<cluster>-impersonator` (key `token`). Values are secrets end to end.
+ * Written by us in both modes: in pull mode the agent would create them, but it keeps an existing
+ * Secret as it is (Karmada's `util.CreateSecret` returns it on AlreadyExists), so after a rotation it
+ * would go on handing Karmada the revoked tokens. A bump of `credentialGeneration` replaces the member's
+ * token Secrets, and these copies are updated with the new tokens in the same `up`.
+ * @param caBundle override of the member CA Karmada trusts. @default the token Secret's `ca.crt`
+ */
+export function createKarmadaCredentialSecrets(
+  ctx: MemberContext,
+  credentials: MemberCredentials,
+  caBundle: pulumi.Input<string> | undefined,
+): pulumi.Resource[] {
+  const names = memberObjectNames(ctx.settings.clusterName);
+  const opts = karmadaOptions(ctx);
+  const labels = { ...KARMADA_SYSTEM_LABEL };
+  return [
+    createSecret(
+      `${ctx.name}-karmada-secret-${names.credentialSecret}`,
+      {
+        name: names.credentialSecret,
+        namespace: CLUSTER_NAMESPACE,
+        labels,
+        data: { token: credentials.credential.token, caBundle: caBundle ?? credentials.credential.caCrt() },
+      },
+      opts,
+    ),
+    createSecret(
+      `${ctx.name}-karmada-secret-${names.impersonatorSecret}`,
+      {
+        name: names.impersonatorSecret,
+        namespace: CLUSTER_NAMESPACE,
+        labels,
+        data: { token: credentials.impersonator.token },
+      },
+      opts,
+    ),
+  ];
 }

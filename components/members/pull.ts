@@ -7,7 +7,7 @@ import { agentMemberObjects } from "../../lib/members/pull";
 import { agentKarmadaObjects } from "../../lib/members/rbac";
 import { adoptingKarmadaProvider, createClusterObject } from "./cluster";
 import { MemberContext, karmadaOptions, memberOptions } from "./context";
-import { createMemberCredentials } from "./credentials";
+import { createKarmadaCredentialSecrets, createMemberCredentials } from "./credentials";
 import { DynamicProviderHost } from "../dynamicResource";
 import { ExecutionSpaceDrain } from "./drain";
 import { AgentIdentity, bootstrapTokenIdentity, directIdentity } from "./identity";
@@ -25,10 +25,11 @@ export interface PullResources {
  * Pull mode, what `karmadactl register` does: inside Karmada the agent's RBAC (and its execution
  * namespace); the agent identity (direct or bootstrap token); in the member the kubeconfig Secret,
  * ServiceAccount, role and the karmada-agent Deployment — plus, when the agent reports credentials,
- * the ServiceAccounts it would otherwise create itself (so that removal leaves none behind). The
- * Karmada-side credential Secrets are the agent's: it copies the tokens into them and makes them owned
- * by the Cluster, which the garbage collector then removes them with. The Cluster object is declared
- * too, with every field the agent writes (lib/members/cluster.ts: the agent cannot update it), after
+ * the ServiceAccounts and token Secrets it would otherwise create itself (so that removal leaves none
+ * behind), and Karmada's copies of those tokens (`<cluster>`, `<cluster>-impersonator` in
+ * karmada-cluster): the agent only creates missing copies, never refreshes them, so a rotation would
+ * leave Karmada with revoked tokens. The agent adopts ours and makes them owned by the Cluster. The
+ * Cluster object is declared too, with every field the agent writes (lib/members/cluster.ts: the agent cannot update it), after
  * the agent (which may have registered it already: the adopting provider takes it over), so that
  * Pulumi deletes it before the agent. Before it goes, the drain (components/members/drain.ts) deletes
  * the Works and waits for the agent to finalize them, as `karmadactl unregister` does: once the Cluster
@@ -68,17 +69,27 @@ export function registerPullMember(ctx: MemberContext): PullResources {
     },
     memberOptions(ctx, namespace),
   );
-  const reported = pull.reportSecrets ? createMemberCredentials(ctx).resources : [];
+  // the tokens the agent reports, and Karmada's copies of them, written before the agent starts
+  const credentials = pull.reportSecrets ? createMemberCredentials(ctx) : undefined;
+  const reported = credentials?.resources ?? [];
+  const karmadaSecrets = credentials ? createKarmadaCredentialSecrets(ctx, credentials, undefined) : [];
   const deployment = applyObjects(
     memberPrefix,
     objects.deployment,
-    memberOptions(ctx, [...access, kubeconfigSecret, ...reported, ...rbac, ...identity.resources]),
+    memberOptions(ctx, [
+      ...access,
+      kubeconfigSecret,
+      ...reported,
+      ...karmadaSecrets,
+      ...rbac,
+      ...identity.resources,
+    ]),
   );
 
   const memberSide = [...namespace, ...access, kubeconfigSecret, ...reported, ...deployment];
   const cluster = createClusterObject(ctx, {
     provider: adoptingKarmadaProvider(ctx),
-    dependsOn: [...memberSide, ...rbac, ...executionNamespace],
+    dependsOn: [...memberSide, ...karmadaSecrets, ...rbac, ...executionNamespace],
     forceFields: true,
   });
   const drain = new ExecutionSpaceDrain(
@@ -97,7 +108,7 @@ export function registerPullMember(ctx: MemberContext): PullResources {
   );
   return {
     memberSide,
-    karmadaSide: [...executionNamespace, ...rbac, ...identity.resources],
+    karmadaSide: [...executionNamespace, ...rbac, ...karmadaSecrets, ...identity.resources],
     cluster,
     drain,
   };

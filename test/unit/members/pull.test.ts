@@ -10,7 +10,7 @@ import {
   through,
   transitiveDependencies,
 } from "./estate";
-import { simulatedReads, simulatedSignedCert, unb64 } from "./simulate";
+import { simulatedMemberCa, simulatedReads, simulatedSignedCert, simulatedToken, unb64 } from "./simulate";
 
 const AGENT_USER = (c: string) => ({
   apiGroup: "rbac.authorization.k8s.io",
@@ -140,6 +140,36 @@ describe("MemberRegistration, pull mode (karmadactl register)", () => {
     const command = objects.get("Deployment/karmada-system/karmada-agent")!.inputs.spec.template.spec
       .containers[0].command;
     expect(command).toContain("--report-secrets=None");
+  });
+
+  it("writes Karmada's copies of the reported tokens itself, before the agent starts (the agent never refreshes an existing copy)", () => {
+    const { objects } = parts("direct");
+    const karmada = find(estate.records, "pulumi:providers:kubernetes", "karmada-karmada");
+    const credential = objects.get("Secret/karmada-cluster/direct")!;
+    const impersonator = objects.get("Secret/karmada-cluster/direct-impersonator")!;
+    const memberToken = objects.get("Secret/karmada-cluster/karmada-direct")!;
+    const agent = objects.get("Deployment/karmada-system/karmada-agent")!;
+    const agentDeps = transitiveDependencies(estate.records, agent);
+    for (const s of [credential, impersonator]) {
+      expect(through(s, karmada)).toBe(true);
+      expect(s.secretPaths).toContain("stringData");
+      expect(s.additionalSecretOutputs).toEqual(expect.arrayContaining(["data", "stringData"]));
+      expect(agentDeps.has(s.urn)).toBe(true);
+      // the Cluster goes first on delete: the agent made it their owner
+      expect(transitiveDependencies(estate.records, objects.get("Cluster//direct")!).has(s.urn)).toBe(true);
+    }
+    // the tokens are the member token Secrets' (replaced by a credentialGeneration bump), read back
+    expect(credential.inputs.stringData).toEqual({
+      token: simulatedToken("direct-member-token-karmada-direct"),
+      caBundle: simulatedMemberCa(memberToken.provider),
+    });
+    expect(impersonator.inputs.stringData).toEqual({
+      token: simulatedToken("direct-member-token-karmada-impersonator"),
+    });
+    // none without reported secrets: the Cluster then names no Secret
+    const token = parts("token").objects;
+    expect(token.get("Secret/karmada-cluster/token")).toBeUndefined();
+    expect(token.get("Secret/karmada-cluster/token-impersonator")).toBeUndefined();
   });
 
   it("goes through a bootstrap token and a CSR in bootstrapToken mode, like karmadactl register", () => {
@@ -272,8 +302,6 @@ describe("MemberRegistration, pull mode (karmadactl register)", () => {
       apiEndpoint: "https://token.example.com:6443",
       id: "uid-token-member-kube-system",
     });
-    // the Karmada-side credential Secrets are the agent's (owned by the Cluster), not ours
-    expect(parts("direct").objects.get("Secret/karmada-cluster/direct")).toBeUndefined();
   });
 
   it("takes spec.id from the member's kube-system Namespace, read through the member's provider", () => {
