@@ -59,6 +59,7 @@ import {
   waitFor,
 } from "../support/kube/client";
 import { watchAvailability } from "../support/kube/availability";
+import { putKeysScript, restoredKeyCount } from "../support/etcdData";
 
 jest.setTimeout(3_600_000);
 
@@ -639,6 +640,64 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     // reads (the members' kube-system namespaces, for the Clusters' ids) are looked at, never changed
     expect(Object.keys(result.summary.resourceChanges ?? {}).filter((op) => op !== "read")).toEqual(["same"]);
     expect(events.log.filter((e) => !["same", "done", "read"].includes(e.op))).toEqual([]);
+  });
+
+  test("scheduled backups under systemd: turned on, the timer on etcd1 snapshots by itself, again a minute later; the newest snapshot restores into a new etcd with every key (10,000/10,000); turned off, its units are gone and the snapshots kept", async () => {
+    const prefix = "backup-drill/";
+    const keys = 10_000;
+    const etcd1 = hostOf("etcd1");
+    const etcdctl =
+      `etcdctl --endpoints=https://${etcd1.address}:2379 --cacert=/etc/etcd/pki/ca.crt ` +
+      "--cert=/etc/etcd/pki/client.crt --key=/etc/etcd/pki/client.key";
+    console.log((await onHost("etcd1", putKeysScript(etcdctl, prefix, keys))).trim());
+    const backupDir = path.join(hostRoot("etcd1"), "var/backups/etcd");
+    const snapshots = () =>
+      fs.existsSync(backupDir)
+        ? fs
+            .readdirSync(backupDir)
+            .filter((f) => /^etcd-snapshot-\d{8}T\d{6}Z\.db$/.test(f))
+            .sort()
+        : [];
+    expect(snapshots()).toEqual([]);
+    const snapshotTime = (file: string) =>
+      Date.parse(
+        file.replace(/^etcd-snapshot-(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z\.db$/, "$1-$2-$3T$4:$5:$6Z"),
+      );
+
+    const backupOn: SettingsEdit = (config) => {
+      atPreviousRelease(estate.bed)(config);
+      config["karmada:etcd"].hosts.backup = { enabled: true, host: "etcd1", intervalMinutes: 1, retain: 2 };
+    };
+    const on = await estate.stack(backupOn);
+    await timed("up: backups on", () => on.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never" }));
+    expect(
+      (
+        await onHost(
+          "etcd1",
+          "systemctl is-active pk-etcd-backup.timer; systemctl is-enabled pk-etcd-backup.timer",
+        )
+      ).trim(),
+    ).toBe("active\nenabled");
+    // two snapshots taken by the timer on its own, the second one interval later
+    await timed("two timer snapshots", () =>
+      waitFor("two snapshots on etcd1", async () => snapshots().length === 2, 240_000, 2000),
+    );
+    const [first, second] = snapshots();
+    expect(snapshotTime(second) - snapshotTime(first)).toBeGreaterThanOrEqual(50_000);
+    const newest = path.join(backupDir, second);
+    expect(fs.readFileSync(`${newest}.sha256`, "utf8").split(/\s+/)[0]).toBe(sha256(fs.readFileSync(newest)));
+    const restored = await restoredKeyCount(newest, prefix, "127.0.20.2");
+    console.log(`${second} on etcd1: ${restored}/${keys} keys restored`);
+    expect(restored).toBe(keys);
+
+    // off again (the estate's own settings): the timer and its service leave the machine, the data stays
+    const off = await estate.stack(atPreviousRelease(estate.bed));
+    await timed("up: backups off", () => off.stack.up({ ...LOCAL_RUN_OPTIONS, color: "never" }));
+    stack = off.stack;
+    expect(
+      (await onHost("etcd1", "systemctl list-unit-files --no-legend 'pk-etcd-backup*' || true")).trim(),
+    ).toBe("");
+    expect(snapshots().length).toBeGreaterThanOrEqual(2);
   });
 
   test("a component's logs are in journald (`journalctl -u pk-<component>`, docs/hosts.md) and hold no secret", async () => {

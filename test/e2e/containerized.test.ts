@@ -8,10 +8,13 @@
  * member (its karmada-agent a Pod with the identity the library gives it) become Ready; a workload
  * propagated through Karmada runs on the members' nodes. Then the day-2 checks on the same estate: a
  * quiet second `up`, an image-change preview and its PR summary, a certificate rotation that rolls the
- * pods, drift repaired, `destroy` with the workload still in Karmada keeping etcd's data, and the next
- * `up` resuming on it.
+ * pods, drift repaired, the pull member's credentials rotated (Karmada's copies refreshed, the member
+ * Ready throughout), a scheduled backup restored into a new etcd, `destroy` with the workload still in
+ * Karmada keeping etcd's data, and the next `up` resuming on it.
  */
 import { execFileSync } from "child_process";
+import { createHash } from "crypto";
+import * as fs from "fs";
 import * as path from "path";
 import { findRelease, DEFAULT_KARMADA_VERSION, KarmadaComponent, resolveImage } from "../../lib/catalog";
 import { objectNames } from "../../lib/controlplane/names";
@@ -33,7 +36,7 @@ import {
   recordSteps,
   stateResources,
 } from "../support/engine";
-import { LabEstate, labEstate } from "../support/engine/labEstate";
+import { LabEstate, LabEstateOverrides, labEstate } from "../support/engine/labEstate";
 import {
   ApiCredentials,
   ObjectLocator,
@@ -44,6 +47,7 @@ import {
   waitFor,
 } from "../support/kube";
 import { LAB_NEEDS } from "../support/lab";
+import { putKeysScript, restoredKeyCount } from "../support/etcdData";
 
 jest.setTimeout(30 * 60_000);
 
@@ -86,6 +90,20 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
   let host: ObjectLocator;
   let karmada: ApiCredentials;
   let etcdClaims: string[] = [];
+  /** The certificate rotation of the rotation tests; every later configuration keeps it. */
+  const ROTATED: LabEstateOverrides = { controlPlane: { pki: { rotation: { generation: 1 } } } };
+  /** ROTATED plus member2's credential rotation (the pull-mode rotation test); later tests keep it. */
+  const MEMBER2_ROTATED: LabEstateOverrides = {
+    ...ROTATED,
+    members: { member2: { credentialGeneration: 1 } },
+  };
+  /** Backups every minute into their own claim (the scheduled-backup test); destroy and resume keep it. */
+  const WITH_BACKUP: LabEstateOverrides = {
+    ...MEMBER2_ROTATED,
+    etcd: {
+      inCluster: { backup: { schedule: "* * * * *", retain: 2, target: { kind: "pvc", size: "1Gi" } } },
+    },
+  };
 
   beforeAll(async () => {
     estate = await labEstate("containerized");
@@ -94,8 +112,16 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
 
   afterAll(() => estate?.cleanup());
 
-  /** `etcdctl` in etcd-0 as its server identity; `input` goes to its stdin. */
-  const etcdctl = (args: readonly string[], input?: string) =>
+  /** etcdctl in etcd-0, as its server identity. */
+  const ETCDCTL_IN_POD = [
+    "etcdctl",
+    "--endpoints=https://127.0.0.1:2379",
+    "--cacert=/etc/etcd/pki/ca.crt",
+    "--cert=/etc/etcd/pki/server.crt",
+    "--key=/etc/etcd/pki/server.key",
+  ];
+  /** Runs `command` in etcd-0 (`kubectl exec`); `input` goes to its stdin. */
+  const inEtcd0 = (command: readonly string[], input?: string) =>
     execFileSync(
       requireBinary("kubectl"),
       [
@@ -107,15 +133,15 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
         "-i",
         "etcd-0",
         "--",
-        "etcdctl",
-        "--endpoints=https://127.0.0.1:2379",
-        "--cacert=/etc/etcd/pki/ca.crt",
-        "--cert=/etc/etcd/pki/server.crt",
-        "--key=/etc/etcd/pki/server.key",
-        ...args,
+        ...command,
       ],
       { encoding: "utf8", env: testbedEnv().env, input, stdio: ["pipe", "pipe", "pipe"] },
     );
+  /** `etcdctl` in etcd-0 as its server identity; `input` goes to its stdin. */
+  const etcdctl = (args: readonly string[], input?: string) => inEtcd0([...ETCDCTL_IN_POD, ...args], input);
+  /** Keys under `prefix`, counted in etcd-0. */
+  const keysUnder = (prefix: string) =>
+    Number(/"Count" : (\d+)/.exec(etcdctl(["get", prefix, "--prefix", "--count-only", "-w", "fields"]))?.[1]);
   /** Waits until both members' Clusters are Ready in Karmada. */
   const membersReady = (what: string, timeoutMs: number) =>
     waitFor(
@@ -352,7 +378,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
 
   test("a new scheduler image previews as an update of the scheduler Deployment only, and the PR summary says so", async () => {
     const image = `${resolveImage("karmada-scheduler", findRelease(DEFAULT_KARMADA_VERSION), { registry: `${estate.lab.plan.registry}/karmada` })}-e2e`;
-    await estate.configure({ components: { scheduler: { image } } });
+    await estate.configure({ controlPlane: { components: { scheduler: { image } } } });
     try {
       const steps = recordSteps();
       const preview = await estate.stack.preview({ onEvent: steps.onEvent });
@@ -408,7 +434,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
         .filter((o) => o.providerName === "karmada-karmada")
         .map((o) => o.urn),
     );
-    await estate.configure({ pki: { rotation: { generation: 1 } } });
+    await estate.configure(ROTATED);
     try {
       const steps = recordSteps();
       await estate.stack.preview({ onEvent: steps.onEvent });
@@ -468,7 +494,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
         ).items as any[]
       ).map((p) => `${p.metadata.name}/${p.metadata.uid}`);
     const etcdBefore = await etcdPods();
-    await estate.configure({ pki: { rotation: { generation: 1 } } });
+    await estate.configure(ROTATED);
     const steps = recordSteps();
     const result = await estate.stack.up({ onEvent: steps.onEvent });
     expect(result.summary.result).toBe("succeeded");
@@ -603,11 +629,170 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     expect(describeChanges(again.steps)).toEqual([]);
   });
 
-  const KEPT_KEYS = 1000;
-  const keptCount = () =>
-    Number(
-      /"Count" : (\d+)/.exec(etcdctl(["get", "kept/", "--prefix", "--count-only", "-w", "fields"]))?.[1],
+  test("pull-mode credential rotation: member2's tokens are replaced and Karmada's copies hold the new ones (the agent never refreshes them); Karmada reaches member2 with them; member2 Ready throughout", async () => {
+    const member2 = estate.cluster("member2");
+    const names = memberObjectNames("member2");
+    // tokens are compared by digest: a failed expectation never prints one
+    const digest = (b64: string) => createHash("sha256").update(b64).digest("hex").slice(0, 16);
+    const memberToken = async (serviceAccount: string) =>
+      apiGet(member2, `/api/v1/namespaces/karmada-cluster/secrets/${serviceAccount}`);
+    const karmadaCopy = async (name: string) =>
+      apiGet(karmada, `/api/v1/namespaces/karmada-cluster/secrets/${name}`);
+    const tokens = async () => {
+      const credential = await memberToken(names.serviceAccount);
+      const impersonator = await memberToken(names.impersonatorServiceAccount);
+      const credentialCopy = await karmadaCopy(names.credentialSecret);
+      const impersonatorCopy = await karmadaCopy(names.impersonatorSecret);
+      return {
+        memberSecrets: [credential.metadata.uid, impersonator.metadata.uid],
+        member: [digest(credential.data.token), digest(impersonator.data.token)],
+        inKarmada: [digest(credentialCopy.data.token), digest(impersonatorCopy.data.token)],
+        owners: [credentialCopy, impersonatorCopy].map((c) =>
+          (c.metadata.ownerReferences ?? []).map((o: any) => `${o.kind}/${o.name}`).join(),
+        ),
+      };
+    };
+    const before = await tokens();
+    // Karmada holds the member's tokens, in Secrets the agent adopted (owned by the Cluster)
+    expect(before.inKarmada).toEqual(before.member);
+    expect(before.owners).toEqual(["Cluster/member2", "Cluster/member2"]);
+    const agentPods = async () =>
+      (await podsOf(member2, "karmada-system"))
+        .filter((p) => p.name.startsWith("karmada-agent-") && !p.terminating)
+        .map((p) => p.name);
+    const agentsBefore = await agentPods();
+
+    // member2's Ready condition, sampled every 2 s while the rotation runs
+    const notReady: string[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const cluster = await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters/member2").catch(
+          () => undefined,
+        );
+        const ready = readyCondition(cluster);
+        if (cluster && ready !== "True") notReady.push(`${new Date().toISOString()} ${ready}`);
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    })();
+    try {
+      await estate.configure(MEMBER2_ROTATED);
+      const steps = recordSteps();
+      const result = await estate.stack.up({ onEvent: steps.onEvent });
+      expect(result.summary.result).toBe("succeeded");
+      const after = await tokens();
+      // new token Secrets in the member (the old ones deleted: their tokens are revoked)…
+      expect(after.memberSecrets.filter((uid, i) => uid === before.memberSecrets[i])).toEqual([]);
+      expect(after.member.filter((d, i) => d === before.member[i])).toEqual([]);
+      // …and Karmada's copies hold the new tokens, still owned by the Cluster
+      expect(after.inKarmada).toEqual(after.member);
+      expect(after.owners).toEqual(["Cluster/member2", "Cluster/member2"]);
+      // the agent restarted on its new identity
+      await waitFor(
+        "a new karmada-agent pod Running and ready in member2",
+        async () =>
+          (await podsOf(member2, "karmada-system")).some(
+            (p) =>
+              p.name.startsWith("karmada-agent-") &&
+              !agentsBefore.includes(p.name) &&
+              p.phase === "Running" &&
+              p.ready,
+          ),
+        180_000,
+        2000,
+      );
+      // Karmada reaches member2 with the new impersonator token: its cluster proxy lists member2's namespaces
+      await waitFor(
+        "Karmada's cluster proxy to member2 answering",
+        async () =>
+          (
+            await apiRequest(
+              karmada,
+              "GET",
+              "/apis/cluster.karmada.io/v1alpha1/clusters/member2/proxy/api/v1/namespaces/karmada-system",
+            )
+          ).status === 200,
+        60_000,
+        2000,
+      );
+      await membersReady("member1 and member2 Ready after the credential rotation", 60_000);
+    } finally {
+      sampling = false;
+      await sampler;
+    }
+    expect(notReady).toEqual([]);
+  });
+
+  test("scheduled backup: the CronJob on a one-minute schedule snapshots by itself on a host node; its snapshot restores into a new etcd with every key (10,000/10,000)", async () => {
+    const prefix = "backup-drill/";
+    const keys = 10_000;
+    console.log(inEtcd0(["sh", "-c", putKeysScript(ETCDCTL_IN_POD.join(" "), prefix, keys)]).trim());
+    expect(keysUnder(prefix)).toBe(keys);
+    const written = Date.now();
+
+    await estate.configure(WITH_BACKUP);
+    const result = await estate.stack.up();
+    expect(result.summary.result).toBe("succeeded");
+    const jobs = async () =>
+      ((await apiGet(estate.host, `/apis/batch/v1/namespaces/${NAMESPACE}/jobs`)).items as any[]).filter(
+        (j) => j.metadata.ownerReferences?.some((o: any) => o.kind === "CronJob" && o.name === "etcd-backup"),
+      );
+    // a run scheduled after the keys were written (job names carry their scheduled minute)
+    await waitFor(
+      "a backup Job started after the write, succeeded",
+      async () =>
+        (await jobs()).some(
+          (j) =>
+            Date.parse(j.metadata.creationTimestamp) >= written - 1000 && (j.status?.succeeded ?? 0) >= 1,
+        ),
+      240_000,
+      5000,
     );
+    const pods = await apiGet(estate.host, `/api/v1/namespaces/${NAMESPACE}/pods?labelSelector=job-name`);
+    const hostNodes = clusterOf(estate.lab.plan, "host").nodes.map((n) => n.name);
+    const backupPods = (pods.items as any[]).filter((p) => p.status.phase === "Succeeded");
+    expect(backupPods.length).toBeGreaterThan(0);
+    for (const p of backupPods) expect(hostNodes).toContain(p.spec.nodeName);
+    // no backup pod is selected by etcd's client Service (it would route clients to a pod not serving 2379)
+    const service = await apiGet(estate.host, `/api/v1/namespaces/${NAMESPACE}/services/etcd-client`);
+    const selector = Object.entries(service.spec.selector as Record<string, string>)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(",");
+    const selected = await apiGet(
+      estate.host,
+      `/api/v1/namespaces/${NAMESPACE}/pods?labelSelector=${encodeURIComponent(selector)}`,
+    );
+    expect((selected.items as any[]).map((p) => p.metadata.name).sort()).toEqual([
+      "etcd-0",
+      "etcd-1",
+      "etcd-2",
+    ]);
+
+    // the newest snapshot, read from the node-local volume the backup claim is bound to
+    const claim = await apiGet(
+      estate.host,
+      `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims/etcd-backup`,
+    );
+    const volume = await apiGet(estate.host, `/api/v1/persistentvolumes/${claim.spec.volumeName}`);
+    const dir: string = volume.spec.hostPath?.path ?? volume.spec.local?.path;
+    const snapshots = fs
+      .readdirSync(dir)
+      .filter((f) => /^etcd-\d{8}T\d{6}Z\.db$/.test(f))
+      .sort();
+    expect(snapshots.length).toBeGreaterThan(0);
+    expect(snapshots.length).toBeLessThanOrEqual(2);
+    const newest = path.join(dir, snapshots[snapshots.length - 1]);
+    const recorded = fs.readFileSync(`${newest}.sha256`, "utf8").split(/\s+/)[0];
+    expect(recorded).toBe(createHash("sha256").update(fs.readFileSync(newest)).digest("hex"));
+    const restored = await restoredKeyCount(newest, prefix, "127.0.20.1");
+    console.log(`${path.basename(newest)}: ${restored}/${keys} keys restored`);
+    expect(restored).toBe(keys);
+  });
+
+  const KEPT_KEYS = 1000;
+  const keptCount = () => keysUnder("kept/");
+  /** The claims destroy keeps: etcd's data and, since the scheduled-backup test, its backups. */
+  const keptClaims = () => [...etcdClaims, "etcd-backup"].sort();
   /** The web Deployment's copies in the members. */
   const webCopies = async () => {
     const copies: string[] = [];
@@ -619,14 +804,8 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
   };
 
   test("destroy with the workload still in Karmada completes and removes everything but the data: etcd's namespace and claims", async () => {
-    // keys written straight into etcd, to be read after the next `up` (100 puts per transaction)
-    for (let i = 0; i < KEPT_KEYS; i += 100) {
-      const puts = Array.from(
-        { length: 100 },
-        (_, j) => `put kept/${String(i + j).padStart(5, "0")} v${i + j}`,
-      );
-      etcdctl(["txn"], `\n${puts.join("\n")}\n\n\n`);
-    }
+    // keys written straight into etcd, to be read after the next `up`
+    inEtcd0(["sh", "-c", putKeysScript(ETCDCTL_IN_POD.join(" "), "kept/", KEPT_KEYS)]);
     expect(keptCount()).toBe(KEPT_KEYS);
     // the web Deployment and its PropagationPolicy stay in Karmada: destroy must not wait on them
     expect(await webCopies()).toEqual(["member1", "member2"]);
@@ -636,7 +815,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     const ns = await apiGet(estate.host, `/api/v1/namespaces/${NAMESPACE}`);
     expect(ns.status.phase).toBe("Active");
     expect(await listNames(estate.host, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`)).toEqual(
-      etcdClaims,
+      keptClaims(),
     );
     expect(await listNames(estate.host, `/apis/apps/v1/namespaces/${NAMESPACE}/deployments`)).toEqual([]);
     // unjoined: nothing of Karmada's is left in the members
@@ -658,7 +837,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     // the kept namespace and the claims are adopted, not created anew
     karmada = credentialsFromKubeconfig(result.outputs.adminKubeconfig.value);
     expect(await listNames(estate.host, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`)).toEqual(
-      etcdClaims,
+      keptClaims(),
     );
     expect(keptCount()).toBe(KEPT_KEYS);
     expect(etcdctl(["get", "kept/00999", "--print-value-only"]).trim()).toBe("v999");

@@ -15,6 +15,9 @@ import type { TierNeeds } from "./engine/tier";
 export const LAB_NEEDS: TierNeeds = {
   binaries: [
     "etcd",
+    // the backup drills restore a snapshot into a new etcd and count its keys
+    "etcdutl",
+    "etcdctl",
     "kube-apiserver",
     "kube-controller-manager",
     "kube-scheduler",

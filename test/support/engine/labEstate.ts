@@ -28,12 +28,22 @@ export interface LabEstate {
   readonly namespace: string;
   /** The Karmada API server's URL the estate hands out (a NodePort of the host nodes). */
   readonly karmadaApiUrl: string;
-  /** The stack config with `controlPlane` overrides merged over the estate's. */
-  config(controlPlane?: Record<string, unknown>): KarmadaConfig;
+  /** The stack config with `overrides` merged over the estate's. */
+  config(overrides?: LabEstateOverrides): KarmadaConfig;
   /** Replaces the stack's `karmada:*` config with {@link config}(overrides), the secrets set again. */
-  configure(controlPlane?: Record<string, unknown>): Promise<void>;
+  configure(overrides?: LabEstateOverrides): Promise<void>;
   /** Removes the engine's directory (the lab keeps running for the next suite). */
   cleanup(): void;
+}
+
+/** Settings merged over the estate's (deeply: objects merge, arrays and scalars replace). */
+export interface LabEstateOverrides {
+  /** Over `karmada:controlPlane`. */
+  readonly controlPlane?: Record<string, unknown>;
+  /** Over `karmada:etcd`. */
+  readonly etcd?: Record<string, unknown>;
+  /** Over the `karmada:members` entry of each named cluster (`member1`, `member2`). */
+  readonly members?: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -65,16 +75,28 @@ export async function labEstate(
   const engine = createEngineEnv(`pk-${stackName}-`);
   const settings = labEstateSettings(lab, options);
   const stack = await stacksProgramStack(engine, stackName, programRoot);
-  const config = (controlPlane: Record<string, unknown> = {}): KarmadaConfig => ({
-    ...settings.config,
-    controlPlane: mergeConfig(
-      settings.config.controlPlane as Record<string, unknown>,
-      controlPlane,
-    ) as KarmadaConfig["controlPlane"],
-  });
-  const configure = async (controlPlane?: Record<string, unknown>) => {
+  const config = (overrides: LabEstateOverrides = {}): KarmadaConfig => {
+    const members = settings.config.members ?? [];
+    for (const name of Object.keys(overrides.members ?? {})) {
+      if (!members.some((m) => m.clusterName === name)) throw new Error(`the estate has no member ${name}`);
+    }
+    const over = (base: unknown, with_: Record<string, unknown> | undefined) =>
+      mergeConfig(base as Record<string, unknown>, with_ ?? {});
+    return {
+      ...settings.config,
+      etcd: over(settings.config.etcd, overrides.etcd) as KarmadaConfig["etcd"],
+      controlPlane: over(
+        settings.config.controlPlane,
+        overrides.controlPlane,
+      ) as KarmadaConfig["controlPlane"],
+      members: members.map(
+        (m) => over(m, overrides.members?.[m.clusterName]) as unknown as (typeof members)[number],
+      ),
+    };
+  };
+  const configure = async (overrides?: LabEstateOverrides) => {
     const { hostKubeconfig, ...memberSecrets } = settings.secrets;
-    await setKarmadaConfig(stack, { ...config(controlPlane), hostKubeconfig }, memberSecrets);
+    await setKarmadaConfig(stack, { ...config(overrides), hostKubeconfig }, memberSecrets);
   };
   await configure();
   return {

@@ -28,6 +28,9 @@ import { TierNeeds } from "./tier";
 export const LOCAL_ESTATE_NEEDS: TierNeeds = {
   binaries: [
     "etcd",
+    // the backup drills restore a snapshot into a new etcd and count its keys
+    "etcdutl",
+    "etcdctl",
     "kube-apiserver",
     "kube-controller-manager",
     "karmada-aggregated-apiserver",

@@ -51,7 +51,8 @@ function portOpen(address: string, port: number): Promise<boolean> {
   });
 }
 
-function etcdHealthy(url: string): Promise<boolean> {
+/** Whether the etcd at `url` (plain http) answers `/health` as healthy. */
+export function etcdHealthy(url: string): Promise<boolean> {
   return new Promise((resolve) => {
     http
       .get(`${url}/health`, (res) => {
