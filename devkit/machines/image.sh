@@ -49,7 +49,9 @@ machine_image_prepare() {
   # journald keeps the logs across reboots, as on a VM
   mkdir -p "$root/var/log/journal"
   mkdir -p "$root/etc/ssh/sshd_config.d"
+  # MaxStartups: up to 64 steps at once open one connection each (docs/hosts.md "sshd under parallel steps")
   printf '%s\n' "# devkit/machines/image.sh: keys only" "PasswordAuthentication no" \
-    "KbdInteractiveAuthentication no" "PermitRootLogin prohibit-password" >"$root/etc/ssh/sshd_config.d/10-lab.conf"
+    "KbdInteractiveAuthentication no" "PermitRootLogin prohibit-password" "MaxStartups 100:30:200" \
+    >"$root/etc/ssh/sshd_config.d/10-lab.conf"
   rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin
 }
