@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { applyObjects } from "../../lib/kube/apply";
+import { applyObjects, KubeObject } from "../../lib/kube/apply";
 import { createSecret } from "../../lib/kube/secrets";
 import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, memberObjectNames } from "../../lib/members/names";
 import {
@@ -29,8 +29,9 @@ export interface MemberCredentials {
 
 /**
  * Creates a token Secret natively (applyObjects refuses Secrets) and waits until the member's token
- * controller has filled it. `credentialGeneration` is its replacement trigger: a bump deletes it (which
- * revokes the old token) and creates it anew, so the token controller issues a new token.
+ * controller has filled it. `credentialGeneration` is its replacement trigger, and its ServiceAccount's:
+ * a bump deletes both (which revokes the old token) and creates them anew, so the token controller
+ * issues a new token for the new account.
  */
 function tokenSecret(
   ctx: MemberContext,
@@ -43,12 +44,15 @@ function tokenSecret(
     { metadata: obj.metadata as k8s.types.input.meta.v1.ObjectMeta, type: obj.type as string },
     {
       ...memberOptions(ctx, dependsOn),
-      replacementTrigger: `generation=${ctx.settings.credentialGeneration}`,
+      replacementTrigger: rotationTrigger(ctx),
       // same name: the old Secret must be gone before the new one is created
       deleteBeforeReplace: true,
     },
   );
 }
+
+/** What replaces the member-side accounts and token Secrets: a bump of `credentialGeneration`. */
+const rotationTrigger = (ctx: MemberContext) => `generation=${ctx.settings.credentialGeneration}`;
 
 /** Reads `token` and `ca.crt` out of a token Secret's (secret) `data` output. */
 function readToken(secret: k8s.core.v1.Secret, label: string): MemberToken {
@@ -68,7 +72,21 @@ export function createMemberCredentials(ctx: MemberContext): MemberCredentials {
   const objects = memberCredentialObjects(ctx.settings);
   const prefix = `${ctx.name}-member`;
   const namespace = applyObjects(prefix, objects.namespace, memberOptions(ctx));
-  const access = applyObjects(prefix, objects.access, memberOptions(ctx, namespace));
+  // Replaced with the token Secrets: a legacy token is a deterministic JWT of the account's name and UID
+  // and the Secret's name, so a Secret re-created under its old name for the old account gets the very
+  // same token back (nothing rotated, the "revoked" token valid again). A new account has a new UID.
+  const isAccount = (o: KubeObject) => o.kind === "ServiceAccount";
+  const accounts = applyObjects(prefix, objects.access.filter(isAccount), {
+    ...memberOptions(ctx, namespace),
+    replacementTrigger: rotationTrigger(ctx),
+    deleteBeforeReplace: true,
+  });
+  const roles = applyObjects(
+    prefix,
+    objects.access.filter((o) => !isAccount(o)),
+    memberOptions(ctx, namespace),
+  );
+  const access = [...accounts, ...roles];
   const credential = tokenSecret(ctx, objects.tokens.credential, access);
   const impersonator = tokenSecret(ctx, objects.tokens.impersonator, access);
   const where = (spec: TokenSecretSpec) =>

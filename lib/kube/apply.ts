@@ -133,6 +133,10 @@ export interface ApplyOptions {
    * server they live in goes with it, and they stay with its data.
    */
   readonly deletedWith?: pulumi.Resource;
+  /** A value whose change replaces the objects (e.g. a credential generation). */
+  readonly replacementTrigger?: pulumi.Input<string>;
+  /** Delete the old object before creating its replacement (same name: it must be gone first). */
+  readonly deleteBeforeReplace?: boolean;
 }
 
 /** Applies each object as its own Pulumi resource (one resource per object, so previews diff per object). */
@@ -158,6 +162,8 @@ export function applyObjects(
       dependsOn: opts.dependsOn,
       retainOnDelete: opts.retainOnDelete || opts.keptOnDestroy,
       deletedWith: opts.deletedWith,
+      replacementTrigger: opts.replacementTrigger,
+      deleteBeforeReplace: opts.deleteBeforeReplace,
       // the same object as a plain and as a patch resource: moving between them updates it in place
       ...(kept ? { aliases: [{ type: opts.keptOnDestroy ? kept.plain : kept.patched }] } : {}),
     };

@@ -8,7 +8,7 @@
  * member (its karmada-agent a Pod with the identity the library gives it) become Ready; a workload
  * propagated through Karmada runs on the members' nodes. Then the day-2 checks on the same estate: a
  * quiet second `up`, an image-change preview and its PR summary, a certificate rotation that rolls the
- * pods, drift repaired, the pull member's credentials rotated (Karmada's copies refreshed, the member
+ * pods, drift repaired, both members' credentials rotated (Karmada's copies refreshed, the members
  * Ready throughout), a scheduled backup restored into a new etcd, `destroy` with the workload still in
  * Karmada keeping etcd's data, and the next `up` resuming on it.
  */
@@ -92,14 +92,14 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
   let etcdClaims: string[] = [];
   /** The certificate rotation of the rotation tests; every later configuration keeps it. */
   const ROTATED: LabEstateOverrides = { controlPlane: { pki: { rotation: { generation: 1 } } } };
-  /** ROTATED plus member2's credential rotation (the pull-mode rotation test); later tests keep it. */
-  const MEMBER2_ROTATED: LabEstateOverrides = {
+  /** ROTATED plus both members' credential rotation (the credential-rotation test); later tests keep it. */
+  const MEMBERS_ROTATED: LabEstateOverrides = {
     ...ROTATED,
-    members: { member2: { credentialGeneration: 1 } },
+    members: { member1: { credentialGeneration: 1 }, member2: { credentialGeneration: 1 } },
   };
   /** Backups every minute into their own claim (the scheduled-backup test); destroy and resume keep it. */
   const WITH_BACKUP: LabEstateOverrides = {
-    ...MEMBER2_ROTATED,
+    ...MEMBERS_ROTATED,
     etcd: {
       inCluster: { backup: { schedule: "* * * * *", retain: 2, target: { kind: "pvc", size: "1Gi" } } },
     },
@@ -629,69 +629,77 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     expect(describeChanges(again.steps)).toEqual([]);
   });
 
-  test("pull-mode credential rotation: member2's tokens are replaced and Karmada's copies hold the new ones (the agent never refreshes them); Karmada reaches member2 with them; member2 Ready throughout", async () => {
-    const member2 = estate.cluster("member2");
-    const names = memberObjectNames("member2");
+  test("credential rotation of both members (push member1, pull member2): new accounts and tokens in the members, Karmada's copies hold the new tokens (the agent never refreshes its copies itself) and reach the members with them; both Ready throughout", async () => {
+    const members = ["member1", "member2"] as const;
     // tokens are compared by digest: a failed expectation never prints one
     const digest = (b64: string) => createHash("sha256").update(b64).digest("hex").slice(0, 16);
-    const memberToken = async (serviceAccount: string) =>
-      apiGet(member2, `/api/v1/namespaces/karmada-cluster/secrets/${serviceAccount}`);
-    const karmadaCopy = async (name: string) =>
-      apiGet(karmada, `/api/v1/namespaces/karmada-cluster/secrets/${name}`);
-    const tokens = async () => {
-      const credential = await memberToken(names.serviceAccount);
-      const impersonator = await memberToken(names.impersonatorServiceAccount);
-      const credentialCopy = await karmadaCopy(names.credentialSecret);
-      const impersonatorCopy = await karmadaCopy(names.impersonatorSecret);
+    const tokens = async (member: (typeof members)[number]) => {
+      const names = memberObjectNames(member);
+      const inMember = (account: string) =>
+        apiGet(estate.cluster(member), `/api/v1/namespaces/karmada-cluster/secrets/${account}`);
+      const inKarmada = (name: string) =>
+        apiGet(karmada, `/api/v1/namespaces/karmada-cluster/secrets/${name}`);
+      const account = await apiGet(
+        estate.cluster(member),
+        `/api/v1/namespaces/karmada-cluster/serviceaccounts/${names.serviceAccount}`,
+      );
+      const secrets = [
+        await inMember(names.serviceAccount),
+        await inMember(names.impersonatorServiceAccount),
+      ];
+      const copies = [await inKarmada(names.credentialSecret), await inKarmada(names.impersonatorSecret)];
       return {
-        memberSecrets: [credential.metadata.uid, impersonator.metadata.uid],
-        member: [digest(credential.data.token), digest(impersonator.data.token)],
-        inKarmada: [digest(credentialCopy.data.token), digest(impersonatorCopy.data.token)],
-        owners: [credentialCopy, impersonatorCopy].map((c) =>
+        account: account.metadata.uid as string,
+        member: secrets.map((c) => digest(c.data.token)),
+        inKarmada: copies.map((c) => digest(c.data.token)),
+        owners: copies.map((c) =>
           (c.metadata.ownerReferences ?? []).map((o: any) => `${o.kind}/${o.name}`).join(),
         ),
       };
     };
-    const before = await tokens();
-    // Karmada holds the member's tokens, in Secrets the agent adopted (owned by the Cluster)
-    expect(before.inKarmada).toEqual(before.member);
-    expect(before.owners).toEqual(["Cluster/member2", "Cluster/member2"]);
+    const before = { member1: await tokens("member1"), member2: await tokens("member2") };
+    for (const member of members) expect(before[member].inKarmada).toEqual(before[member].member);
+    // the pull member's copies: written by Pulumi, adopted by the agent (owned by the Cluster)
+    expect(before.member2.owners).toEqual(["Cluster/member2", "Cluster/member2"]);
     const agentPods = async () =>
-      (await podsOf(member2, "karmada-system"))
+      (await podsOf(estate.cluster("member2"), "karmada-system"))
         .filter((p) => p.name.startsWith("karmada-agent-") && !p.terminating)
         .map((p) => p.name);
     const agentsBefore = await agentPods();
 
-    // member2's Ready condition, sampled every 2 s while the rotation runs
+    // the members' Ready conditions, sampled every 2 s while the rotation runs
     const notReady: string[] = [];
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        const cluster = await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters/member2").catch(
+        const list = await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters").catch(
           () => undefined,
         );
-        const ready = readyCondition(cluster);
-        if (cluster && ready !== "True") notReady.push(`${new Date().toISOString()} ${ready}`);
+        for (const c of (list?.items ?? []) as any[]) {
+          if (readyCondition(c) !== "True")
+            notReady.push(`${new Date().toISOString()} ${c.metadata.name} ${readyCondition(c)}`);
+        }
         await new Promise((resolve) => setTimeout(resolve, 2000));
       }
     })();
     try {
-      await estate.configure(MEMBER2_ROTATED);
-      const steps = recordSteps();
-      const result = await estate.stack.up({ onEvent: steps.onEvent });
+      await estate.configure(MEMBERS_ROTATED);
+      const result = await estate.stack.up();
       expect(result.summary.result).toBe("succeeded");
-      const after = await tokens();
-      // new token Secrets in the member (the old ones deleted: their tokens are revoked)…
-      expect(after.memberSecrets.filter((uid, i) => uid === before.memberSecrets[i])).toEqual([]);
-      expect(after.member.filter((d, i) => d === before.member[i])).toEqual([]);
-      // …and Karmada's copies hold the new tokens, still owned by the Cluster
-      expect(after.inKarmada).toEqual(after.member);
-      expect(after.owners).toEqual(["Cluster/member2", "Cluster/member2"]);
+      for (const member of members) {
+        const after = await tokens(member);
+        // a new account, new tokens (the old Secrets and account deleted: the old tokens are revoked)…
+        expect(after.account).not.toBe(before[member].account);
+        expect(after.member.filter((d, i) => d === before[member].member[i])).toEqual([]);
+        // …and Karmada's copies hold the new tokens
+        expect(after.inKarmada).toEqual(after.member);
+        if (member === "member2") expect(after.owners).toEqual(["Cluster/member2", "Cluster/member2"]);
+      }
       // the agent restarted on its new identity
       await waitFor(
         "a new karmada-agent pod Running and ready in member2",
         async () =>
-          (await podsOf(member2, "karmada-system")).some(
+          (await podsOf(estate.cluster("member2"), "karmada-system")).some(
             (p) =>
               p.name.startsWith("karmada-agent-") &&
               !agentsBefore.includes(p.name) &&
@@ -701,20 +709,22 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
         180_000,
         2000,
       );
-      // Karmada reaches member2 with the new impersonator token: its cluster proxy lists member2's namespaces
-      await waitFor(
-        "Karmada's cluster proxy to member2 answering",
-        async () =>
-          (
-            await apiRequest(
-              karmada,
-              "GET",
-              "/apis/cluster.karmada.io/v1alpha1/clusters/member2/proxy/api/v1/namespaces/karmada-system",
-            )
-          ).status === 200,
-        60_000,
-        2000,
-      );
+      // Karmada reaches each member with the new impersonator token: its cluster proxy answers
+      for (const member of members) {
+        await waitFor(
+          `Karmada's cluster proxy to ${member} answering`,
+          async () =>
+            (
+              await apiRequest(
+                karmada,
+                "GET",
+                `/apis/cluster.karmada.io/v1alpha1/clusters/${member}/proxy/api/v1/namespaces/karmada-cluster`,
+              )
+            ).status === 200,
+          60_000,
+          2000,
+        );
+      }
       await membersReady("member1 and member2 Ready after the credential rotation", 60_000);
     } finally {
       sampling = false;

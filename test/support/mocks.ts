@@ -26,6 +26,8 @@ export interface Registration {
   readonly secretPaths: string[];
   readonly additionalSecretOutputs: string[];
   readonly replacementTrigger: unknown;
+  /** Whether a replacement deletes the old resource before creating the new one. */
+  readonly deleteBeforeReplace: boolean;
   readonly protect: boolean;
   readonly retainOnDelete: boolean;
   /** URN of the resource whose deletion skips this one's; empty for none. */
@@ -130,6 +132,7 @@ class RecordingMonitor extends MockMonitor {
       secretPaths,
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
       replacementTrigger,
+      deleteBeforeReplace: req.getDeletebeforereplace?.() ?? false,
       protect: req.getProtect() ?? false,
       retainOnDelete: req.getRetainondelete() ?? false,
       deletedWith: req.getDeletedwith() ?? "",

@@ -84,6 +84,22 @@ describe("credential rotation and forced removal", () => {
       find(after.records, "p", token).replacementTrigger,
     );
     expect(find(after.records, "p", token).inputs.metadata.name).toBe("karmada-p");
+    // the ServiceAccounts too: a token Secret re-created for the same account holds the same token
+    for (const [cluster, account] of [
+      ["p", "karmada-p"],
+      ["p", "karmada-impersonator"],
+      ["q", "karmada-q"],
+      ["q", "karmada-impersonator"],
+    ]) {
+      const name = `${cluster}-member-serviceaccount-karmada-cluster-${account}`;
+      const [old, next] = [find(before.records, cluster, name), find(after.records, cluster, name)];
+      expect(old.replacementTrigger).not.toEqual(next.replacementTrigger);
+      expect(next.deleteBeforeReplace).toBe(true);
+      // its token Secret goes first and comes after it
+      expect(find(after.records, cluster, `${cluster}-member-token-${account}`).dependencies).toContain(
+        next.urn,
+      );
+    }
     const cert = "q-karmada-agent-client-cert";
     expect(find(before.records, "q", cert).replacementTrigger).not.toEqual(
       find(after.records, "q", cert).replacementTrigger,
