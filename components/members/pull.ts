@@ -29,9 +29,9 @@ export interface PullResources {
  * behind), and Karmada's copies of those tokens (`<cluster>`, `<cluster>-impersonator` in
  * karmada-cluster): the agent only creates missing copies, never refreshes them, so a rotation would
  * leave Karmada with revoked tokens. The agent adopts ours and makes them owned by the Cluster. The
- * Cluster object is declared too, with every field the agent writes (lib/members/cluster.ts: the agent cannot update it), after
- * the agent (which may have registered it already: the adopting provider takes it over), so that
- * Pulumi deletes it before the agent. Before it goes, the drain (components/members/drain.ts) deletes
+ * Cluster object is declared too, with every field the agent writes (lib/members/cluster.ts: the agent
+ * cannot update it), after the agent (which may have registered it already: the adopting provider takes
+ * it over), so that Pulumi deletes it before the agent. Before it goes, the drain (components/members/drain.ts) deletes
  * the Works and waits for the agent to finalize them, as `karmadactl unregister` does: once the Cluster
  * is deleting, Karmada removes the execution namespace and with it the agent's work Role.
  */
