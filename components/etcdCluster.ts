@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { EtcdInClusterArgs, EtcdInClusterSettings } from "../lib/etcd/settings";
-import { etcdInClusterPlacement, etcdMemberAddresses } from "../lib/manifests/etcd";
+import { etcdInClusterPlacement } from "../lib/manifests/etcd";
 import { CertSpec, etcdCertificates } from "../lib/pki/certificates";
 import { CaSource, IssuedPki, issuePki } from "../lib/pki/issue";
 import { checkedCaSource } from "../lib/pki/config-check";
@@ -167,10 +167,12 @@ export class EtcdCluster extends pulumi.ComponentResource {
     } else {
       const settings = plan.inCluster!;
       const pki = this.issueCertificates(name, args.pki ?? {}, {
-        members: etcdMemberAddresses(settings),
+        // the headless Service wildcard covers every member: a replica change reissues nothing and
+        // rolls no member
+        members: [],
         inCluster: etcdInClusterPlacement(settings),
       });
-      // wiring: certificates → Secret → StatefulSet/Services → backup CronJob
+      // wiring: certificates → Secret, bootstrap record → StatefulSet/Services → membership job → backup
       const deployed = deployEtcdInCluster(name, this, plan.provider!, settings, pki, plan.createNamespace);
       this.inClusterSettings = settings;
       this.namespace = deployed.namespace;

@@ -1,13 +1,28 @@
 /**
  * `npm run lint:scripts`: renders every host script our generators produce (all variants: systemd and
- * supervisor runners, URL/path artifacts, backup, restore) and runs shellcheck on each. Exits non-zero on
- * any finding or if shellcheck is missing.
+ * supervisor runners, URL/path artifacts, backup, restore) and runs shellcheck on each as bash, and the
+ * scripts our pods run (etcd's entrypoint, membership and backup jobs) as POSIX sh — the etcd image's
+ * shell may be any. Exits non-zero on any finding or if shellcheck is missing.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  MEMBERSHIP_SCRIPT,
+  MEMBER_ENTRYPOINT_SCRIPT,
+  SNAPSHOT_SCRIPT,
+  STORE_SCRIPT,
+} from "../lib/manifests/etcd";
 import { scriptsOf, variantPlans } from "../test/unit/hosts/fixtures";
+
+/** Scripts run by `/bin/sh -c` in pods. */
+const POD_SCRIPTS = {
+  "etcd-member-entrypoint": MEMBER_ENTRYPOINT_SCRIPT,
+  "etcd-membership-job": MEMBERSHIP_SCRIPT,
+  "etcd-backup-snapshot": SNAPSHOT_SCRIPT,
+  "etcd-backup-store": STORE_SCRIPT,
+};
 
 const dir = mkdtempSync(join(tmpdir(), "pulumi-karmada-scripts-"));
 try {
@@ -20,7 +35,13 @@ try {
     }
   }
   execFileSync("shellcheck", ["--severity=style", "--shell=bash", ...files], { stdio: "inherit" });
-  console.log(`shellcheck: ${files.length} generated scripts clean`);
+  const podFiles = Object.entries(POD_SCRIPTS).map(([label, script]) => {
+    const file = join(dir, `pod-${label}.sh`);
+    writeFileSync(file, script);
+    return file;
+  });
+  execFileSync("shellcheck", ["--severity=style", "--shell=sh", ...podFiles], { stdio: "inherit" });
+  console.log(`shellcheck: ${files.length} host scripts and ${podFiles.length} pod scripts clean`);
 } catch (error) {
   console.error(`shellcheck of generated scripts failed: ${(error as Error).message}`);
   process.exitCode = 1;

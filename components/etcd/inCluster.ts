@@ -1,3 +1,4 @@
+import { createHash } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { EtcdInClusterSettings } from "../../lib/etcd/settings";
 import { applyObjects } from "../../lib/kube/apply";
@@ -19,13 +20,15 @@ export interface EtcdInClusterResources {
   readonly namespace?: pulumi.Resource;
   readonly certSecret: pulumi.Resource;
   readonly cluster: pulumi.Resource[];
+  /** The membership job (after `cluster`). */
+  readonly membership: pulumi.Resource[];
   readonly backup: pulumi.Resource[];
   readonly clientUrls: string[];
 }
 
 /**
- * Applies an in-cluster etcd: the member certificate Secret first, then the StatefulSet and Services,
- * then the optional backup CronJob. The namespace and the claims are kept on delete unless
+ * Applies an in-cluster etcd: the member certificate Secret and the bootstrap record first, then the
+ * StatefulSet and Services, then the membership job, then the optional backup CronJob. The namespace and the claims are kept on delete unless
  * `deleteDataOnDestroy`, and the next `up` adopts them (the StatefulSet's own claims by their names).
  */
 export function deployEtcdInCluster(
@@ -64,16 +67,33 @@ export function deployEtcdInCluster(
   const checksum = certificatesChecksumOutput(
     (["etcd-ca.crt", "etcd-server.crt", "etcd-peer.crt"] as const).map((file) => pki.file(file)),
   );
+  // which members may found the cluster: recorded at creation, never updated (a scale-out's members join)
+  const bootstrap = applyObjects(name, manifests.bootstrap, {
+    parent,
+    provider,
+    dependsOn: namespace ? [namespace] : [],
+    ignoreChanges: ["data"],
+  });
   const cluster = applyObjects(name, manifests.cluster, {
     parent,
     provider,
-    dependsOn: [certSecret],
+    dependsOn: [certSecret, ...bootstrap],
     resolve: (obj) =>
       substitute(obj, { [PLACEHOLDERS.certificatesChecksum]: checksum }) as Record<string, unknown>,
   });
+  // after the StatefulSet is rolled out, so a scale-in's pods are gone before etcd forgets their members;
+  // a replica change replaces the job (same name: the old one goes first)
+  const membership = applyObjects(name, manifests.membership, {
+    parent,
+    provider,
+    dependsOn: cluster,
+    // a Job's pod template is immutable: any change of it is a new run of the job
+    replacementTrigger: createHash("sha256").update(JSON.stringify(manifests.membership)).digest("hex"),
+    deleteBeforeReplace: true,
+  });
   // the backup claim holds the snapshots: it survives `pulumi destroy` like the data does
   const isClaim = (o: { kind: string }) => o.kind === "PersistentVolumeClaim";
-  const backupOpts = { parent, provider, dependsOn: cluster };
+  const backupOpts = { parent, provider, dependsOn: [...cluster, ...membership] };
   const backup = [
     ...applyObjects(name, manifests.backup.filter(isClaim), { ...backupOpts, ...kept }),
     ...applyObjects(
@@ -82,5 +102,5 @@ export function deployEtcdInCluster(
       backupOpts,
     ),
   ];
-  return { namespace, certSecret, cluster, backup, clientUrls: [etcdClientServiceUrl(settings)] };
+  return { namespace, certSecret, cluster, membership, backup, clientUrls: [etcdClientServiceUrl(settings)] };
 }

@@ -6,7 +6,8 @@ const PEER_TLS = "its fixed peer TLS (https only, peer certificates it issues)";
 const MEMBERS = "replicas, name and namespace (the StatefulSet's pods behind its headless Service)";
 
 /**
- * Flags an in-cluster etcd member owns (rendered by `etcdFlags` in lib/manifests/etcd/flags.ts):
+ * Flags an in-cluster etcd member owns (rendered by `etcdFlags` in lib/manifests/etcd/flags.ts, or added
+ * at start by its entrypoint, lib/manifests/etcd/memberEntrypoint.ts):
  * identity, data directory, https listeners and their certificates, membership, backend quota.
  * `validateEtcdInClusterSettings` refuses them in `extraArgs`; the rest (`snapshot-count`,
  * `heartbeat-interval`…) is tunable. etcd on hosts takes no `extraArgs`: its config file is generated

@@ -125,7 +125,9 @@ export interface EtcdInClusterArgs {
   /**
    * Number of etcd members (StatefulSet pods): 1, 3 or 5, odd so a quorum survives ⌊n/2⌋ lost members.
    * Members must run on different nodes (required anti-affinity), so 3 members need 3 schedulable nodes;
-   * with more than one, a PodDisruptionBudget lets only one be down at a time.
+   * with more than one, a PodDisruptionBudget lets only one be down at a time. Changing it later grows or
+   * shrinks the running cluster without restarting its members: new pods join it, and after a scale-in
+   * the Job `<name>-members` removes the stopped members from etcd (docs/operations.md).
    * @default 1
    */
   readonly replicas?: number;

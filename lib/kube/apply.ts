@@ -137,6 +137,8 @@ export interface ApplyOptions {
   readonly replacementTrigger?: pulumi.Input<string>;
   /** Delete the old object before creating its replacement (same name: it must be gone first). */
   readonly deleteBeforeReplace?: boolean;
+  /** Properties written at creation and never updated (a record of how the object began). */
+  readonly ignoreChanges?: string[];
 }
 
 /** Applies each object as its own Pulumi resource (one resource per object, so previews diff per object). */
@@ -164,6 +166,7 @@ export function applyObjects(
       deletedWith: opts.deletedWith,
       replacementTrigger: opts.replacementTrigger,
       deleteBeforeReplace: opts.deleteBeforeReplace,
+      ignoreChanges: opts.ignoreChanges,
       // the same object as a plain and as a patch resource: moving between them updates it in place
       ...(kept ? { aliases: [{ type: opts.keptOnDestroy ? kept.plain : kept.patched }] } : {}),
     };

@@ -12,7 +12,7 @@
  * Ready throughout), a scheduled backup restored into a new etcd, `destroy` with the workload still in
  * Karmada keeping etcd's data, and the next `up` resuming on it.
  */
-import { execFileSync } from "child_process";
+import { execFileSync, spawn } from "child_process";
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
@@ -36,7 +36,7 @@ import {
   recordSteps,
   stateResources,
 } from "../support/engine";
-import { LabEstate, LabEstateOverrides, labEstate } from "../support/engine/labEstate";
+import { LabEstate, LabEstateOverrides, labEstate, mergeConfig } from "../support/engine/labEstate";
 import {
   ApiCredentials,
   ObjectLocator,
@@ -120,23 +120,25 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     "--cert=/etc/etcd/pki/server.crt",
     "--key=/etc/etcd/pki/server.key",
   ];
+  /** kubectl's arguments for the host cluster's control-plane namespace, as its admin. */
+  const onHost = (...args: string[]) => [
+    "--kubeconfig",
+    clusterFiles(clusterOf(estate.lab.plan, "host")).kubeconfig("admin"),
+    "-n",
+    NAMESPACE,
+    ...args,
+  ];
   /** Runs `command` in etcd-0 (`kubectl exec`); `input` goes to its stdin. */
   const inEtcd0 = (command: readonly string[], input?: string) =>
-    execFileSync(
-      requireBinary("kubectl"),
-      [
-        "--kubeconfig",
-        clusterFiles(clusterOf(estate.lab.plan, "host")).kubeconfig("admin"),
-        "-n",
-        NAMESPACE,
-        "exec",
-        "-i",
-        "etcd-0",
-        "--",
-        ...command,
-      ],
-      { encoding: "utf8", env: testbedEnv().env, input, stdio: ["pipe", "pipe", "pipe"] },
-    );
+    execFileSync(requireBinary("kubectl"), onHost("exec", "-i", "etcd-0", "--", ...command), {
+      encoding: "utf8",
+      env: testbedEnv().env,
+      input,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+  /** ETCDCTL_IN_POD talking to `endpoint` instead of etcd-0's own member. */
+  const etcdctlAt = (endpoint: string) =>
+    ETCDCTL_IN_POD.map((arg) => (arg.startsWith("--endpoints=") ? `--endpoints=${endpoint}` : arg));
   /** `etcdctl` in etcd-0 as its server identity; `input` goes to its stdin. */
   const etcdctl = (args: readonly string[], input?: string) => inEtcd0([...ETCDCTL_IN_POD, ...args], input);
   /** Keys under `prefix`, counted in etcd-0. */
@@ -190,9 +192,15 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
       "karmada-webhook",
     ];
     for (const prefix of expected) expect(pods.some((p) => p.name.startsWith(`${prefix}-`))).toBe(true);
-    expect(pods.filter((p) => p.phase !== "Running" || !p.ready).map((p) => p.name)).toEqual([]);
+    // the membership job ran once after etcd was up, with nothing to remove
+    const jobPods = pods.filter((p) => p.name.startsWith("etcd-members-"));
+    expect(jobPods.map((p) => p.phase)).toEqual(["Succeeded"]);
+    const serving = pods.filter((p) => !jobPods.includes(p));
+    expect(serving.filter((p) => p.phase !== "Running" || !p.ready).map((p) => p.name)).toEqual([]);
     // etcd's required anti-affinity: one member per host node
-    expect(new Set(pods.filter((p) => p.name.startsWith("etcd-")).map((p) => p.node)).size).toBe(3);
+    const etcdMembers = serving.filter((p) => /^etcd-\d+$/.test(p.name));
+    expect(etcdMembers).toHaveLength(3);
+    expect(new Set(etcdMembers.map((p) => p.node)).size).toBe(3);
     const registry = `${estate.lab.plan.registry}/karmada/`;
     expect(pods.flatMap((p) => p.images).filter((i) => !i.startsWith(registry))).toEqual([]);
   });
@@ -216,6 +224,26 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     expect(refs.filter((r) => !r.startsWith(`${estate.lab.plan.registry}/`))).toEqual([]);
   });
 
+  /** The etcd member pods: name → uid, restarts of its etcd container, node, ready. */
+  const etcdPods = async () => {
+    const list = await apiGet(
+      estate.host,
+      `/api/v1/namespaces/${NAMESPACE}/pods?labelSelector=${encodeURIComponent("app.kubernetes.io/name=etcd")}`,
+    );
+    return new Map(
+      (list.items as any[])
+        .filter((p) => p.metadata.deletionTimestamp === undefined)
+        .map((p) => [
+          p.metadata.name as string,
+          {
+            uid: p.metadata.uid as string,
+            restarts: (p.status.containerStatuses ?? [])[0]?.restartCount as number | undefined,
+            node: p.spec.nodeName as string,
+            ready: (p.status.containerStatuses ?? []).some((c: any) => c.ready),
+          },
+        ]),
+    );
+  };
   test("etcd: three members started over peer TLS, on claims bound by node-local storage", async () => {
     const claims = await apiGet(estate.host, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`);
     etcdClaims = (claims.items as any[]).map((c) => c.metadata.name).sort();
@@ -484,15 +512,6 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     const schedulerPods = (await podsOf(estate.host, NAMESPACE))
       .filter((p) => p.name.startsWith("karmada-scheduler-"))
       .map((p) => p.name);
-    const etcdPods = async () =>
-      (
-        (
-          await apiGet(
-            estate.host,
-            `/api/v1/namespaces/${NAMESPACE}/pods?labelSelector=app.kubernetes.io%2Fname%3Detcd`,
-          )
-        ).items as any[]
-      ).map((p) => `${p.metadata.name}/${p.metadata.uid}`);
     const etcdBefore = await etcdPods();
     await estate.configure(ROTATED);
     const steps = recordSteps();
@@ -510,7 +529,8 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     await waitFor(
       "every control-plane pod Running and Ready on the renewed certificates",
       async () => {
-        const pods = await podsOf(estate.host, NAMESPACE);
+        // (a finished job's pod, Succeeded, is not serving)
+        const pods = (await podsOf(estate.host, NAMESPACE)).filter((p) => p.phase !== "Succeeded");
         return (
           pods.every((p) => p.phase === "Running" && p.ready) &&
           !pods.some((p) => schedulerPods.includes(p.name))
@@ -799,10 +819,150 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     expect(restored).toBe(keys);
   });
 
+  /** WITH_BACKUP with etcd grown to five members (the scaling test, which then returns to WITH_BACKUP). */
+  const FIVE_MEMBERS: LabEstateOverrides = {
+    ...WITH_BACKUP,
+    etcd: mergeConfig(WITH_BACKUP.etcd!, { inCluster: { replicas: 5 } }),
+  };
+  /** Started members as `name peer-URL`, sorted. */
+  const startedMembers = () =>
+    etcdctl(["member", "list", "-w", "simple"])
+      .trim()
+      .split("\n")
+      .map((line) => line.split(", "))
+      .filter(([, status]) => status === "started")
+      .map(([, , name, peer]) => `${name} ${peer}`)
+      .sort();
+  const memberPeer = (i: number) => `etcd-${i} https://etcd-${i}.etcd.${NAMESPACE}.svc.cluster.local:2380`;
+
+  test("etcd grows 3 → 5 → 3 and loses a pod while a writer runs: running members never restart, no key is lost", async () => {
+    // the writer runs in etcd-0 (which the scaling must leave alone: a restart would end it) through
+    // the client Service, until the stop file appears on its data volume
+    const prefix = "scaling-drill/";
+    const stopFile = "/var/lib/etcd/stop-writer";
+    const viaService = [
+      ...etcdctlAt(`https://etcd-client.${NAMESPACE}.svc.cluster.local:2379`),
+      "--dial-timeout=3s",
+      "--command-timeout=10s",
+    ].join(" ");
+    let writerOutput = "";
+    const writer = spawn(
+      requireBinary("kubectl"),
+      onHost("exec", "etcd-0", "--", "sh", "-c", putKeysScript(viaService, prefix, 1_000_000, { stopFile })),
+      { env: testbedEnv().env, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    writer.stdout!.on("data", (chunk) => (writerOutput += chunk));
+    writer.stderr!.on("data", (chunk) => (writerOutput += chunk));
+    const writerExit = new Promise<number | null>((resolve) => writer.once("exit", resolve));
+    const writing = () => {
+      if (writer.exitCode !== null) console.log(`the writer ended early: ${writerOutput}`);
+      return writer.exitCode === null;
+    };
+    await waitFor("the writer's first keys", async () => keysUnder(prefix) > 0, 60_000, 1000);
+    const before = await etcdPods();
+    expect([...before.keys()].sort()).toEqual(["etcd-0", "etcd-1", "etcd-2"]);
+
+    // grow: only the StatefulSet changes (and the membership job is replaced); no certificate, no restart
+    await estate.configure(FIVE_MEMBERS);
+    const grown = await estate.stack.up();
+    expect(grown.summary.result).toBe("succeeded");
+    console.log(`3 → 5: ${JSON.stringify(grown.summary.resourceChanges)}`);
+    expect(grown.summary.resourceChanges).toEqual(expect.objectContaining({ update: 1, replace: 1 }));
+    expect(startedMembers()).toEqual([0, 1, 2, 3, 4].map(memberPeer));
+    const five = await etcdPods();
+    expect([...five.values()].every((p) => p.ready)).toBe(true);
+    expect(new Set([...five.values()].map((p) => p.node)).size).toBe(5);
+    for (const name of ["etcd-0", "etcd-1", "etcd-2"]) {
+      expect(five.get(name)).toEqual(
+        expect.objectContaining({ uid: before.get(name)!.uid, restarts: before.get(name)!.restarts }),
+      );
+    }
+    expect(writing()).toBe(true);
+
+    // lose a pod: etcd-1 comes back on its claim as the same member
+    const idOf = (name: string) =>
+      etcdctl(["member", "list", "-w", "simple"])
+        .split("\n")
+        .find((line) => line.split(", ")[2] === name)
+        ?.split(", ")[0];
+    const etcd1 = idOf("etcd-1");
+    execFileSync(requireBinary("kubectl"), onHost("delete", "pod", "etcd-1", "--wait=true"), {
+      env: testbedEnv().env,
+      stdio: "pipe",
+    });
+    await waitFor(
+      "etcd-1 back and ready",
+      async () => {
+        const p = (await etcdPods()).get("etcd-1");
+        return p !== undefined && p.uid !== five.get("etcd-1")!.uid && p.ready;
+      },
+      180_000,
+      2000,
+    );
+    expect(idOf("etcd-1")).toBe(etcd1);
+    expect(startedMembers()).toHaveLength(5);
+    expect(writing()).toBe(true);
+
+    // shrink: the StatefulSet removes etcd-3 and etcd-4, then the membership job removes their members
+    await estate.configure(WITH_BACKUP);
+    const shrunk = await estate.stack.up();
+    expect(shrunk.summary.result).toBe("succeeded");
+    console.log(`5 → 3: ${JSON.stringify(shrunk.summary.resourceChanges)}`);
+    expect(startedMembers()).toEqual([0, 1, 2].map(memberPeer));
+    const three = await etcdPods();
+    expect([...three.keys()].sort()).toEqual(["etcd-0", "etcd-1", "etcd-2"]);
+    expect(three.get("etcd-0")).toEqual(
+      expect.objectContaining({ uid: before.get("etcd-0")!.uid, restarts: before.get("etcd-0")!.restarts }),
+    );
+    const jobLog = execFileSync(requireBinary("kubectl"), onHost("logs", "job/etcd-members"), {
+      env: testbedEnv().env,
+      encoding: "utf8",
+    });
+    expect(jobLog).toContain("removing member etcd-3");
+    expect(jobLog).toContain("removing member etcd-4");
+    // scale-in keeps the claims (whenScaled: Retain): their data is set aside if the pods ever return
+    const claims = await apiGet(estate.host, `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`);
+    expect((claims.items as any[]).map((c) => c.metadata.name)).toEqual(
+      expect.arrayContaining(["data-etcd-3", "data-etcd-4"]),
+    );
+
+    // no key lost: the writer's every key, in each member's own copy
+    expect(writing()).toBe(true);
+    inEtcd0(["sh", "-c", `: > ${stopFile}`]);
+    const code = await writerExit;
+    if (code !== 0) console.log(writerOutput);
+    expect(code).toBe(0);
+    inEtcd0(["rm", "-f", stopFile]);
+    const written = Number(/wrote (\d+) keys/.exec(writerOutput)?.[1]);
+    console.log(`writer: ${written} keys through 3 → 5 → 3 and a lost pod`);
+    expect(written).toBeGreaterThan(1000);
+    for (const i of [0, 1, 2]) {
+      const own = () =>
+        Number(
+          /"Count" : (\d+)/.exec(
+            inEtcd0([
+              ...etcdctlAt(`https://etcd-${i}.etcd.${NAMESPACE}.svc.cluster.local:2379`),
+              "get",
+              prefix,
+              "--prefix",
+              "--count-only",
+              "--consistency=s",
+              "-w",
+              "fields",
+            ]),
+          )?.[1],
+        );
+      await waitFor(`etcd-${i} holds all ${written} keys`, async () => own() === written, 30_000, 1000);
+    }
+  });
+
   const KEPT_KEYS = 1000;
   const keptCount = () => keysUnder("kept/");
-  /** The claims destroy keeps: etcd's data and, since the scheduled-backup test, its backups. */
-  const keptClaims = () => [...etcdClaims, "etcd-backup"].sort();
+  /**
+   * The claims destroy keeps: etcd's data (with the claims of the two members the scaling test added and
+   * removed) and, since the scheduled-backup test, its backups.
+   */
+  const keptClaims = () => [...etcdClaims, "data-etcd-3", "data-etcd-4", "etcd-backup"].sort();
   /** The web Deployment's copies in the members. */
   const webCopies = async () => {
     const copies: string[] = [];

@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "fs";
 import { get } from "http";
@@ -16,9 +17,11 @@ import { dirname, join } from "path";
 import { resolveEtcdInClusterSettings } from "../../lib/etcd/settings";
 import {
   ETCD_CERT_SECRET_KEYS,
-  ETCD_DATA_MOUNT,
   ETCD_PKI_DIR,
   ETCD_PORTS,
+  MEMBERSHIP_SCRIPT,
+  MEMBER_ENTRYPOINT_SCRIPT,
+  MEMBER_ENV,
   POD_NAME_ENV,
   SNAPSHOT_SCRIPT,
   STORE_SCRIPT,
@@ -27,16 +30,19 @@ import {
   etcdMemberDnsName,
   etcdMemberNames,
 } from "../../lib/manifests/etcd";
+import { keyCount, putKeysScript } from "../support/etcdData";
 import { e2eTier } from "../support/engine/tier";
 import { requireBinary } from "../support/kube/binaries";
 import { generateCa } from "../support/kube/pki";
 
 /**
- * Runs a real three-member etcd cluster (the test bed's pinned build) with the flags the StatefulSet
- * gives its members, and the backup job's scripts against it. The container runtime is emulated:
- * `$(POD_NAME)` expanded as the kubelet does, the Secret and data mounts mapped to temp directories,
- * each member's ports moved to free local ports and the members' DNS names pointed at them (the host
- * network and resolver are shared).
+ * Runs a real etcd cluster (the test bed's pinned build) the way the StatefulSet starts its members —
+ * the entrypoint script under dash with only etcd and etcdctl on its PATH, the template's flags — then
+ * grows and shrinks it as a replica change does, and runs the backup job's scripts against it. The
+ * container runtime is emulated: `$(POD_NAME)` expanded as the kubelet does, the Secret and data mounts
+ * mapped to temp directories, each member's ports moved to free local ports and the members' DNS names
+ * pointed at them (the host network and resolver are shared), the client Service played by the list of
+ * the members' client URLs.
  */
 const tier = e2eTier("etcd members with the generated flags (test/e2e/etcd-process.test.ts)", {
   binaries: ["etcd", "etcdctl", "etcdutl"],
@@ -48,8 +54,14 @@ jest.setTimeout(60_000);
 let work: string;
 let pkiDir: string;
 let backupDir: string;
+let binDir: string;
+/** dash: the strictest POSIX shell here (the members' PATH holds only etcd and etcdctl, so it is named by path). */
+let dash: string;
 const settings = resolveEtcdInClusterSettings({ namespace: "karmada-system", name: "etcd", replicas: 3 });
-const members = etcdMemberNames(settings);
+/** Five pods: the first three found the cluster, the other two come with a scale-out. */
+const grown = resolveEtcdInClusterSettings({ namespace: "karmada-system", name: "etcd", replicas: 5 });
+const members = etcdMemberNames(grown);
+const founders = etcdMemberNames(settings);
 const processes: ChildProcess[] = [];
 type Ports = { client: number; peer: number; metrics: number };
 const ports: Ports[] = [];
@@ -112,25 +124,84 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A member's arguments as the kubelet would pass them, with mounts, ports and member names mapped. */
-function emulatedArgs(index: number): string[] {
+/** Maps in-cluster addresses and mounts to this machine's (ports of every member, temp directories). */
+function mapAddresses(value: string, index: number): string {
   const own = ports[index];
-  return etcdFlags(settings).map((flag) => {
-    let mapped = flag
-      .replaceAll(`$(${POD_NAME_ENV})`, members[index])
-      .replaceAll(ETCD_PKI_DIR, pkiDir)
-      .replaceAll(ETCD_DATA_MOUNT, join(work, members[index]))
-      .replaceAll(`0.0.0.0:${ETCD_PORTS.client}`, `127.0.0.1:${own.client}`)
-      .replaceAll(`0.0.0.0:${ETCD_PORTS.peer}`, `127.0.0.1:${own.peer}`)
-      .replaceAll(`0.0.0.0:${ETCD_PORTS.metrics}`, `127.0.0.1:${own.metrics}`);
-    members.forEach((member, j) => {
-      const host = etcdMemberDnsName(settings, member);
-      mapped = mapped
-        .replaceAll(`${host}:${ETCD_PORTS.client}`, `127.0.0.1:${ports[j].client}`)
-        .replaceAll(`${host}:${ETCD_PORTS.peer}`, `127.0.0.1:${ports[j].peer}`);
-    });
-    return mapped;
+  let mapped = value
+    .replaceAll(`$(${POD_NAME_ENV})`, members[index])
+    .replaceAll(ETCD_PKI_DIR, pkiDir)
+    .replaceAll(`0.0.0.0:${ETCD_PORTS.client}`, `127.0.0.1:${own.client}`)
+    .replaceAll(`0.0.0.0:${ETCD_PORTS.peer}`, `127.0.0.1:${own.peer}`)
+    .replaceAll(`0.0.0.0:${ETCD_PORTS.metrics}`, `127.0.0.1:${own.metrics}`);
+  members.forEach((member, j) => {
+    const host = etcdMemberDnsName(settings, member);
+    mapped = mapped
+      .replaceAll(`${host}:${ETCD_PORTS.client}`, `127.0.0.1:${ports[j].client}`)
+      .replaceAll(`${host}:${ETCD_PORTS.peer}`, `127.0.0.1:${ports[j].peer}`);
   });
+  return mapped;
+}
+
+const peerUrl = (index: number) => `https://127.0.0.1:${ports[index].peer}`;
+const clientUrls = () => ports.map((p) => `https://127.0.0.1:${p.client}`).join(",");
+const dataMount = (index: number) => join(work, members[index]);
+
+/** The member container's environment as the pod template gives it, mapped. */
+function memberEnv(index: number): Record<string, string> {
+  return {
+    PATH: binDir, // etcd and etcdctl only: the etcd image has a shell and no coreutils
+    [POD_NAME_ENV]: members[index],
+    [MEMBER_ENV.peerUrl]: peerUrl(index),
+    [MEMBER_ENV.dataMount]: dataMount(index),
+    [MEMBER_ENV.bootstrapFile]: join(work, "bootstrap", "initial-cluster"),
+    [MEMBER_ENV.clusterUrl]: clientUrls(),
+    [MEMBER_ENV.pkiDir]: pkiDir,
+  };
+}
+
+/** Seconds before a member that ended is started again (the kubelet's back-off starts at 10 s). */
+const RESTART_DELAY_MS = 2_000;
+/** Members whose "pod" is gone: not restarted when they end. */
+const stopped = new Set<number>();
+
+/**
+ * Starts member `index` as its pod does — the entrypoint with the template's flags — and, like the
+ * kubelet, starts it again when it ends (the entrypoint's way to retry) until `stopMember`.
+ */
+function startMember(index: number, env: Record<string, string> = memberEnv(index)): ChildProcess {
+  stopped.delete(index);
+  mkdirSync(dataMount(index), { recursive: true });
+  const log = openSync(join(work, `${members[index]}.log`), "a");
+  const args = etcdFlags(settings).map((flag) => mapAddresses(flag, index));
+  const child = spawn(dash, ["-c", MEMBER_ENTRYPOINT_SCRIPT, "etcd-member", ...args], {
+    env,
+    stdio: ["ignore", log, log],
+  });
+  processes[index] = child;
+  child.once("exit", () => {
+    setTimeout(() => {
+      if (!stopped.has(index) && processes[index] === child) startMember(index, env);
+    }, RESTART_DELAY_MS);
+  });
+  return child;
+}
+
+/** Stops member `index` for good (SIGTERM, as the kubelet does) and waits for it to exit. */
+async function stopMember(index: number): Promise<void> {
+  stopped.add(index);
+  const child = processes[index];
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise((r) => child.once("exit", r).kill("SIGTERM"));
+}
+
+/** `etcdctl member list` as [name, peer URL, status] rows. */
+function memberList(): string[][] {
+  return etcdctl(["member", "list", "-w", "simple"])
+    .trim()
+    .split("\n")
+    .map((line) => line.split(", "))
+    .map(([, status, name, peer]) => [name, peer, status])
+    .sort((a, b) => a[0].localeCompare(b[0]));
 }
 
 /** The `health` field of a member's `/health`, or undefined while it does not answer. */
@@ -151,30 +222,36 @@ function healthOf(port: number): Promise<string | undefined> {
   });
 }
 
-/** Waits until every member reports health; `/health` needs a leader, so peers must have met over TLS. */
-async function waitHealthy(): Promise<void> {
-  const deadline = Date.now() + 40_000;
-  for (let i = 0; i < members.length; i++) {
+/** Waits until the given members report health; `/health` needs a leader, so peers must have met over TLS. */
+async function waitHealthy(indexes: number[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (const i of indexes) {
     for (;;) {
-      if (processes[i].exitCode !== null) {
-        throw new Error(`${members[i]} exited: ${readFileSync(join(work, `${members[i]}.log`), "utf8")}`);
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${members[i]} did not become healthy: ${readFileSync(join(work, `${members[i]}.log`), "utf8")}`,
+        );
       }
-      if (Date.now() > deadline) throw new Error(`${members[i]} did not become healthy`);
       if ((await healthOf(ports[i].metrics)) === "true") break;
       await new Promise((r) => setTimeout(r, 200));
     }
   }
 }
 
+/** Client certificate settings for etcdctl. */
+const tlsEnv = () => ({
+  ETCDCTL_API: "3",
+  ETCDCTL_CACERT: join(pkiDir, ETCD_CERT_SECRET_KEYS.ca),
+  ETCDCTL_CERT: join(pkiDir, ETCD_CERT_SECRET_KEYS.serverCert),
+  ETCDCTL_KEY: join(pkiDir, ETCD_CERT_SECRET_KEYS.serverKey),
+});
+
 /** Environment of the backup job's containers (ETCDCTL_* as the CronJob sets them, mapped like the mounts). */
 const jobEnv = () => ({
   PATH: `${dirname(requireBinary("etcdctl"))}:${process.env.PATH}`,
   BACKUP_DIR: backupDir,
-  ETCDCTL_API: "3",
+  ...tlsEnv(),
   ETCDCTL_ENDPOINTS: `https://127.0.0.1:${ports[0].client}`,
-  ETCDCTL_CACERT: join(pkiDir, ETCD_CERT_SECRET_KEYS.ca),
-  ETCDCTL_CERT: join(pkiDir, ETCD_CERT_SECRET_KEYS.serverCert),
-  ETCDCTL_KEY: join(pkiDir, ETCD_CERT_SECRET_KEYS.serverKey),
   PREFIX: settings.name,
   RETAIN: "2",
 });
@@ -190,30 +267,39 @@ tier.describe("etcd members with the generated flags (real etcd)", () => {
     backupDir = join(work, "backup");
     issueCertificates();
     mkdirSync(backupDir);
+    dash = execFileSync("sh", ["-c", "command -v dash"], { encoding: "utf8" }).trim();
+    binDir = join(work, "bin");
+    mkdirSync(binDir);
+    for (const binary of ["etcd", "etcdctl"]) symlinkSync(requireBinary(binary), join(binDir, binary));
     while (ports.length < members.length)
       ports.push({ client: await freePort(), peer: await freePort(), metrics: await freePort() });
-    members.forEach((member, i) => {
-      const log = openSync(join(work, `${member}.log`), "w");
-      processes.push(spawn(requireBinary("etcd"), emulatedArgs(i), { stdio: ["ignore", log, log] }));
-    });
-    await waitHealthy();
+    // the bootstrap ConfigMap's value, mapped
+    mkdirSync(join(work, "bootstrap"));
+    const initialCluster = founders
+      .map(
+        (member, i) =>
+          `${member}=${mapAddresses(`https://${etcdMemberDnsName(settings, member)}:${ETCD_PORTS.peer}`, i)}`,
+      )
+      .join(",");
+    writeFileSync(join(work, "bootstrap", "initial-cluster"), `${initialCluster}\n`);
+    founders.forEach((_, i) => startMember(i));
+    await waitHealthy([0, 1, 2]);
   });
 
   afterAll(async () => {
-    await Promise.all(
-      processes.map((p) => (p.exitCode !== null ? undefined : new Promise((r) => p.once("exit", r).kill()))),
-    );
+    await Promise.all(members.map((_, i) => stopMember(i)));
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
   describe("members started with the generated flags", () => {
-    it("forms the cluster over mutually authenticated peer TLS", () => {
+    it("forms the cluster of the bootstrap members over mutually authenticated peer TLS", () => {
       const list = etcdctl(["member", "list", "--write-out=simple"]);
-      for (let i = 0; i < members.length; i++) {
+      for (let i = 0; i < founders.length; i++) {
         expect(list).toContain(
           `${members[i]}, https://127.0.0.1:${ports[i].peer}, https://127.0.0.1:${ports[i].client}`,
         );
       }
+      expect(memberList()).toHaveLength(3);
     });
 
     it("starts (etcd exits on any unknown flag) and serves clients over TLS with a client certificate", () => {
@@ -228,6 +314,141 @@ tier.describe("etcd members with the generated flags (real etcd)", () => {
       expect(() =>
         etcdctl(["get", "/registry/probe", "--dial-timeout=2s", "--command-timeout=3s"], withoutCert),
       ).toThrow();
+    });
+  });
+
+  describe("a replica change: 3 → 5 → 3 with a writer running, members restarted and one losing its volume", () => {
+    const stopFile = () => join(work, "stop-writer");
+    let writer: ChildProcess;
+    let writerExit: Promise<number | null>;
+    let writerOutput = "";
+    const writing = () => {
+      if (writer.exitCode !== null) console.log(`the writer ended: ${writerOutput}`);
+      return writer.exitCode === null;
+    };
+    /** The membership job with the replicas given, as its pod runs it. */
+    const membershipJob = (replicas: number) =>
+      execFileSync(dash, ["-c", MEMBERSHIP_SCRIPT], {
+        env: {
+          PATH: binDir,
+          ...tlsEnv(),
+          ETCDCTL_ENDPOINTS: clientUrls(),
+          ETCDCTL_DIAL_TIMEOUT: "3s",
+          ETCDCTL_COMMAND_TIMEOUT: "10s",
+          KEEP_PEER_URLS: members
+            .slice(0, replicas)
+            .map((_, i) => peerUrl(i))
+            .join(" "),
+        },
+        encoding: "utf8",
+        stdio: "pipe",
+      });
+    const idOf = (name: string) =>
+      etcdctl(["member", "list", "-w", "simple"])
+        .split("\n")
+        .find((line) => line.split(", ")[2] === name)
+        ?.split(", ")[0];
+
+    beforeAll(() => {
+      writer = spawn(dash, ["-c", putKeysScript("etcdctl", "scale/", 1_000_000, { stopFile: stopFile() })], {
+        env: { PATH: binDir, ...tlsEnv(), ETCDCTL_ENDPOINTS: clientUrls() },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      writer.stdout!.on("data", (chunk) => (writerOutput += chunk));
+      writer.stderr!.on("data", (chunk) => (writerOutput += chunk));
+      writerExit = new Promise((resolve) => writer.once("exit", resolve));
+    });
+
+    it("grows: the two new pods add themselves and start with the membership etcd reports", async () => {
+      expect(writing()).toBe(true);
+      startMember(3);
+      startMember(4);
+      await waitHealthy([3, 4]);
+      expect(memberList()).toEqual(members.map((name, i) => [name, peerUrl(i), "started"]));
+      expect(readFileSync(join(work, "etcd-3.log"), "utf8")).toContain("joining the cluster as");
+    });
+
+    it("the membership job leaves a member alone while its pod still runs (and fails, to be retried)", () => {
+      expect(() => membershipJob(3)).toThrow(/etcd-4 .* still serves|etcd-3 .* still serves/);
+      expect(memberList()).toHaveLength(5);
+    });
+
+    it("shrinks: once the pods have stopped, the membership job removes their members", async () => {
+      expect(writing()).toBe(true);
+      await Promise.all([stopMember(3), stopMember(4)]);
+      const out = membershipJob(3);
+      expect(out).toContain("removing member etcd-3");
+      expect(out).toContain("removing member etcd-4");
+      expect(memberList().map(([name]) => name)).toEqual(founders);
+      // nothing left to do: the job only lists
+      expect(membershipJob(3)).not.toContain("removing");
+    });
+
+    it("a pod coming back with a removed member's data sets that data aside untouched and joins afresh", async () => {
+      startMember(3);
+      await waitHealthy([3]);
+      expect(readFileSync(join(dataMount(3), "data-dir"), "utf8").trim()).toBe("data.1");
+      expect(existsSync(join(dataMount(3), "data", "member", "wal"))).toBe(true);
+      expect(readFileSync(join(work, "etcd-3.log"), "utf8")).toContain("does not list this member");
+      expect(memberList().map(([name, , status]) => `${name} ${status}`)).toContain("etcd-3 started");
+      await stopMember(3);
+      membershipJob(3);
+      expect(memberList()).toHaveLength(3);
+    });
+
+    it("a member restarted with its data keeps its identity", async () => {
+      const before = idOf("etcd-2");
+      await stopMember(2);
+      startMember(2);
+      await waitHealthy([2]);
+      expect(idOf("etcd-2")).toBe(before);
+    });
+
+    it("a member that lost its volume is replaced under the same name and catches up", async () => {
+      expect(writing()).toBe(true);
+      const before = idOf("etcd-1");
+      await stopMember(1);
+      rmSync(dataMount(1), { recursive: true, force: true });
+      startMember(1);
+      await waitHealthy([1]);
+      expect(idOf("etcd-1")).not.toBe(before);
+      expect(
+        memberList()
+          .map(([name]) => name)
+          .sort(),
+      ).toEqual(founders);
+    });
+
+    it("a pod of a scale-out never founds a cluster of its own when nothing answers", async () => {
+      rmSync(dataMount(4), { recursive: true, force: true });
+      const lonely = startMember(4, { ...memberEnv(4), [MEMBER_ENV.clusterUrl]: "https://127.0.0.1:1" });
+      const code = await new Promise((resolve) => lonely.once("exit", resolve));
+      stopped.add(4);
+      expect(code).toBe(1);
+      expect(readFileSync(join(work, "etcd-4.log"), "utf8")).toContain("not a bootstrap member");
+      expect(existsSync(join(dataMount(4), "data"))).toBe(false);
+    });
+
+    it("loses no key: every key the writer wrote is on every member", async () => {
+      expect(writing()).toBe(true);
+      writeFileSync(stopFile(), "");
+      const code = await writerExit;
+      if (code !== 0) console.log(writerOutput);
+      expect(code).toBe(0);
+      const written = Number(/wrote (\d+) keys/.exec(writerOutput)?.[1]);
+      console.log(`writer: ${written} keys through 3 → 5 → 3 and two member restarts`);
+      expect(written).toBeGreaterThan(1000);
+      // each member's own copy (serializable): a follower may apply the last entries a moment later
+      const counts = async () => {
+        for (let attempt = 0; ; attempt++) {
+          const own = [0, 1, 2].map((i) =>
+            keyCount(`https://127.0.0.1:${ports[i].client}`, "scale/", { env: tlsEnv(), serializable: true }),
+          );
+          if (own.every((n) => n === written) || attempt === 20) return own;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      };
+      expect(await counts()).toEqual([written, written, written]);
     });
   });
 

@@ -16,42 +16,75 @@ const PUTS_PER_TXN = 100;
 /** The key `putKeysScript` writes as number `i` (zero-padded, so a prefix scan sorts them). */
 export const keyName = (prefix: string, i: number): string => `${prefix}${String(i).padStart(5, "0")}`;
 
+/** Attempts per transaction: a writer running through membership changes sees leader changes. */
+const TXN_ATTEMPTS = 30;
+
 /**
  * A POSIX sh script writing `count` keys `<prefix>00000 …` with values `v0 …` through `etcdctl` (the
- * command with its connection flags), in transactions of 100 puts. Each transaction's input is built in
- * a subshell of its pipeline, so the batch bounds live outside it.
+ * command with its connection flags), in transactions of 100 puts. A failed transaction is retried (puts
+ * are idempotent) up to 30 times, paced by etcdctl's own timeouts. The batch bounds live in shell
+ * variables; each transaction's input is printed by a function in its pipeline. With `stopFile` it stops
+ * early once that file exists; it ends printing `wrote N keys under <prefix>`.
  */
-export function putKeysScript(etcdctl: string, prefix: string, count: number): string {
+export function putKeysScript(
+  etcdctl: string,
+  prefix: string,
+  count: number,
+  options: { stopFile?: string } = {},
+): string {
   if (!/^[A-Za-z0-9/_.-]+$/.test(prefix))
     throw new Error(`key prefix ${JSON.stringify(prefix)}: use [A-Za-z0-9/_.-]`);
+  // a writer running beside other steps: it ends early once this file exists
+  const more = options.stopFile ? ` && [ ! -e ${JSON.stringify(options.stopFile)} ]` : "";
   return [
     "set -eu",
+    "batch() {",
+    "  echo",
+    "  i=$start",
+    '  while [ "$i" -lt "$end" ]; do',
+    `    printf 'put ${prefix}%05d v%d\\n' "$i" "$i"`,
+    "    i=$((i + 1))",
+    "  done",
+    "  echo",
+    "  echo",
+    "}",
     "start=0",
-    `while [ "$start" -lt ${count} ]; do`,
+    `while [ "$start" -lt ${count} ]${more}; do`,
     `  end=$((start + ${PUTS_PER_TXN}))`,
     `  if [ "$end" -gt ${count} ]; then end=${count}; fi`,
-    "  {",
-    "    echo",
-    "    i=$start",
-    '    while [ "$i" -lt "$end" ]; do',
-    `      printf 'put ${prefix}%05d v%d\\n' "$i" "$i"`,
-    "      i=$((i + 1))",
-    "    done",
-    "    echo",
-    "    echo",
-    `  } | ${etcdctl} txn >/dev/null`,
+    "  attempt=1",
+    `  until batch | ${etcdctl} txn >/dev/null; do`,
+    `    if [ "$attempt" -ge ${TXN_ATTEMPTS} ]; then echo "keys from $start: ${TXN_ATTEMPTS} attempts failed" >&2; exit 1; fi`,
+    "    attempt=$((attempt + 1))",
+    "  done",
     "  start=$end",
     "done",
-    `echo "wrote ${count} keys under ${prefix}"`,
+    `echo "wrote $start keys under ${prefix}"`,
   ].join("\n");
 }
 
-/** Keys under `prefix` in the etcd at `endpoint` (plain http), by `etcdctl get --count-only`. */
-export function keyCount(endpoint: string, prefix: string): number {
+/**
+ * Keys under `prefix` in the etcd at `endpoint`, by `etcdctl get --count-only`; `env` adds connection
+ * settings (`ETCDCTL_CACERT`… for https). `serializable`: this member's own copy, not the leader's.
+ */
+export function keyCount(
+  endpoint: string,
+  prefix: string,
+  options: { env?: Record<string, string>; serializable?: boolean } = {},
+): number {
   const out = execFileSync(
     requireBinary("etcdctl"),
-    [`--endpoints=${endpoint}`, "get", prefix, "--prefix", "--count-only", "-w", "fields"],
-    { encoding: "utf8", env: testbedEnv().env },
+    [
+      `--endpoints=${endpoint}`,
+      "get",
+      prefix,
+      "--prefix",
+      "--count-only",
+      "-w",
+      "fields",
+      ...(options.serializable ? ["--consistency=s"] : []),
+    ],
+    { encoding: "utf8", env: { ...testbedEnv().env, ...options.env } },
   );
   const count = /"Count" : (\d+)/.exec(out)?.[1];
   if (count === undefined) throw new Error(`etcdctl printed no count:\n${out}`);

@@ -10,9 +10,9 @@ import {
   resourceRequirements,
   secretVolume,
 } from "../workloads/pod";
-import { ETCD_PKI_DIR } from "./flags";
-import { etcdBackupPodLabels, etcdMetadata } from "./labels";
-import { ETCD_CERT_SECRET_KEYS, etcdClientServiceUrl, etcdObjectNames } from "./names";
+import { ETCD_PKI_DIR, etcdctlEnv } from "./flags";
+import { etcdJobPodLabels, etcdMetadata } from "./labels";
+import { etcdObjectNames } from "./names";
 
 /** Where the backup job mounts the backup volume (the scripts read it from `$BACKUP_DIR`). */
 export const BACKUP_DIR = "/backup";
@@ -42,9 +42,11 @@ export const STORE_SCRIPT = [
   'file="$PREFIX-$(date -u +%Y%m%dT%H%M%SZ).db"',
   `mv ${PARTIAL_SNAPSHOT} "$file"`,
   'sha256sum "$file" > "$file.sha256"',
+  "# shellcheck disable=SC2012 # our own names (<prefix>-<timestamp>.db): ls is safe and sorts them",
   'ls -1 "$PREFIX"-*.db | sort -r | tail -n +$((RETAIN + 1)) | while read -r old; do',
   '  rm -f "$old" "$old.sha256"',
   "done",
+  "# shellcheck disable=SC2012",
   'echo "saved $file; keeping $(ls -1 "$PREFIX"-*.db | wc -l) snapshot(s)"',
 ].join("\n");
 
@@ -78,7 +80,6 @@ function addBackup(chart: Chart, settings: EtcdInClusterSettings, backup: EtcdBa
     target.kind === "pvc"
       ? { name: "backup", persistentVolumeClaim: { claimName: target.existingClaim ?? names.backupClaim } }
       : { name: "backup", hostPath: { path: target.path, type: "DirectoryOrCreate" } };
-  const pki = (key: keyof typeof ETCD_CERT_SECRET_KEYS) => `${ETCD_PKI_DIR}/${ETCD_CERT_SECRET_KEYS[key]}`;
   const mounts = [{ name: "backup", mountPath: BACKUP_DIR }];
   const backupDirEnv = { name: "BACKUP_DIR", value: BACKUP_DIR };
 
@@ -94,7 +95,7 @@ function addBackup(chart: Chart, settings: EtcdInClusterSettings, backup: EtcdBa
         spec: {
           backoffLimit: 2,
           template: {
-            metadata: { labels: etcdBackupPodLabels(settings) },
+            metadata: { labels: etcdJobPodLabels(settings, "backup") },
             spec: {
               restartPolicy: "Never",
               automountServiceAccountToken: false,
@@ -108,15 +109,7 @@ function addBackup(chart: Chart, settings: EtcdInClusterSettings, backup: EtcdBa
                   image: settings.image,
                   imagePullPolicy: settings.imagePullPolicy,
                   command: ["/bin/sh", "-c", SNAPSHOT_SCRIPT],
-                  env: [
-                    backupDirEnv,
-                    { name: "ETCDCTL_API", value: "3" },
-                    { name: "ETCDCTL_ENDPOINTS", value: etcdClientServiceUrl(settings) },
-                    { name: "ETCDCTL_CACERT", value: pki("ca") },
-                    // The server certificate also carries clientAuth; etcd accepts it as a client.
-                    { name: "ETCDCTL_CERT", value: pki("serverCert") },
-                    { name: "ETCDCTL_KEY", value: pki("serverKey") },
-                  ],
+                  env: [backupDirEnv, ...etcdctlEnv(settings)],
                   resources: resourceRequirements({ requests: { cpu: "50m", memory: "128Mi" } }),
                   securityContext: containerSecurityContext(),
                   volumeMounts: [...mounts, { name: "pki", mountPath: ETCD_PKI_DIR, readOnly: true }],

@@ -14,18 +14,22 @@ import {
   secretVolume,
   spreadAcrossNodes,
 } from "../workloads/pod";
-import { ETCD_DATA_MOUNT, ETCD_PKI_DIR, POD_NAME_ENV, etcdFlags } from "./flags";
+import { ETCD_DATA_MOUNT, ETCD_PKI_DIR, POD_NAME_ENV, etcdFlags, etcdSelfDnsName } from "./flags";
+import { MEMBER_ENTRYPOINT_SCRIPT, MEMBER_ENV } from "./memberEntrypoint";
+import { BOOTSTRAP_DIR, BOOTSTRAP_KEY } from "./membership";
 import { etcdLabels, etcdMetadata, etcdSelectorLabels } from "./labels";
-import { ETCD_PORTS, etcdObjectNames } from "./names";
+import { ETCD_PORTS, etcdClientServiceUrl, etcdObjectNames } from "./names";
 
 /** Volume name of the member data (a claim template with `pvc` storage). */
 const DATA_VOLUME = "data";
 
 /**
  * The etcd cluster: StatefulSet (members start in parallel and find each other through the headless
- * Service), headless Service `<name>` (client and peer ports, not-ready members published so peers
+ * Service; its pod template is the same for any replica count, the entrypoint decides how each member
+ * starts), headless Service `<name>` (client and peer ports, not-ready members published so peers
  * resolve during bootstrap), client Service `<name>-client`, and a PodDisruptionBudget for 3 or 5
- * members. The certificate Secret `<name>-cert` is referenced by name only.
+ * members. The certificate Secret `<name>-cert` and the bootstrap ConfigMap `<name>-bootstrap` are
+ * referenced by name only.
  */
 export function etcdClusterManifests(settings: EtcdInClusterSettings): KubeObject[] {
   return synthChart(`${settings.name}-etcd`, (chart) => addEtcdCluster(chart, settings));
@@ -123,9 +127,9 @@ function memberPod(settings: EtcdInClusterSettings, selector: Record<string, str
         name: "etcd",
         image: settings.image,
         imagePullPolicy: settings.imagePullPolicy,
-        command: ["etcd"],
+        command: ["/bin/sh", "-c", MEMBER_ENTRYPOINT_SCRIPT, "etcd-member"],
         args: etcdFlags(settings),
-        env: [{ name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.name" } } }],
+        env: etcdMemberEnv(settings),
         ports: (["client", "peer", "metrics"] as const).map((name) => ({
           name,
           containerPort: ETCD_PORTS[name],
@@ -148,9 +152,27 @@ function memberPod(settings: EtcdInClusterSettings, selector: Record<string, str
         volumeMounts: [
           { name: "pki", mountPath: ETCD_PKI_DIR, readOnly: true },
           { name: DATA_VOLUME, mountPath: ETCD_DATA_MOUNT },
+          { name: "bootstrap", mountPath: BOOTSTRAP_DIR, readOnly: true },
         ],
       },
     ],
-    volumes: [secretVolume("pki", names.certSecret), ...dataVolume],
+    volumes: [
+      secretVolume("pki", names.certSecret),
+      { name: "bootstrap", configMap: { name: names.bootstrapConfigMap } },
+      ...dataVolume,
+    ],
   };
+}
+
+/** What the entrypoint reads (memberEntrypoint.ts): who this member is and how to reach the cluster. */
+function etcdMemberEnv(settings: EtcdInClusterSettings): k8s.EnvVar[] {
+  return [
+    // first: the values below expand `$(POD_NAME)`
+    { name: POD_NAME_ENV, valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
+    { name: MEMBER_ENV.peerUrl, value: `https://${etcdSelfDnsName(settings)}:${ETCD_PORTS.peer}` },
+    { name: MEMBER_ENV.dataMount, value: ETCD_DATA_MOUNT },
+    { name: MEMBER_ENV.bootstrapFile, value: `${BOOTSTRAP_DIR}/${BOOTSTRAP_KEY}` },
+    { name: MEMBER_ENV.clusterUrl, value: etcdClientServiceUrl(settings) },
+    { name: MEMBER_ENV.pkiDir, value: ETCD_PKI_DIR },
+  ];
 }

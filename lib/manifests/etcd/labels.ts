@@ -15,15 +15,19 @@ export function etcdLabels(
 }
 
 /**
- * Labels of the backup job's pods. Their `app.kubernetes.io/name` differs from the members' so that no
- * selector of the members (the client and peer Services, the PodDisruptionBudget, the StatefulSet)
- * ever picks up a backup pod: a client routed to it would find nothing serving on 2379.
+ * Labels of the pods of an etcd job (`backup`, `members`). Their `app.kubernetes.io/name` differs from
+ * the members' so that no selector of the members (the client and peer Services, the
+ * PodDisruptionBudget, the StatefulSet) ever picks up a job's pod: a client routed to it would find
+ * nothing serving on 2379.
  */
-export function etcdBackupPodLabels(settings: Pick<EtcdInClusterSettings, "name">): Record<string, string> {
+export function etcdJobPodLabels(
+  settings: Pick<EtcdInClusterSettings, "name">,
+  job: "backup" | "members",
+): Record<string, string> {
   return {
     ...etcdLabels(settings),
-    "app.kubernetes.io/name": "etcd-backup",
-    "app.kubernetes.io/component": "backup",
+    "app.kubernetes.io/name": `etcd-${job}`,
+    "app.kubernetes.io/component": job,
   };
 }
 

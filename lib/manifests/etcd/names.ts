@@ -29,6 +29,10 @@ export function etcdObjectNames(settings: Pick<EtcdInClusterSettings, "name">) {
     /** Secret with the member certificates, keys {@link ETCD_CERT_SECRET_KEYS}; created elsewhere. */
     certSecret: `${name}-cert`,
     podDisruptionBudget: name,
+    /** ConfigMap recording the founding members (written once; see membership.ts). */
+    bootstrapConfigMap: `${name}-bootstrap`,
+    /** Job bringing etcd's member list down to the replicas after a scale-in (membership.ts). */
+    membershipJob: `${name}-members`,
     backupCronJob: `${name}-backup`,
     /** PersistentVolumeClaim backups are written to, when the backup target does not name its own. */
     backupClaim: `${name}-backup`,

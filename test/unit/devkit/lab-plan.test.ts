@@ -85,13 +85,14 @@ describe("planLab", () => {
     );
   });
 
-  test("the project's labs: a host cluster of three nodes and two one-node members, on separate ranges", () => {
+  test("the project's labs: a host cluster (three nodes; five in the e2e lab) and two one-node members, on separate ranges", () => {
     const e2e = planLab(e2eLabSpec());
     const sandbox = planLab(sandboxLabSpec());
     expect(e2e.range).not.toBe(sandbox.range);
     expect(e2e.netns).not.toBe(sandbox.netns);
     expect(ESTATE_CLUSTERS.map((c) => `${c.name}:${c.nodes}`)).toEqual(["host:3", "member1:1", "member2:1"]);
-    expect(clusterOf(e2e, "host").nodes.map((n) => n.name)).toEqual(["host-n1", "host-n2", "host-n3"]);
+    expect(clusterOf(sandbox, "host").nodes.map((n) => n.name)).toEqual(["host-n1", "host-n2", "host-n3"]);
+    expect(clusterOf(e2e, "host").nodes.map((n) => n.name)).toEqual([1, 2, 3, 4, 5].map((i) => `host-n${i}`));
     expect(clusterOf(e2e, "host").apiAddress).toBe("10.231.0.2");
     expect(e2e.registry).toBe("10.231.0.1:5000");
     expect(() => clusterOf(e2e, "nope")).toThrow(/has no cluster nope \(it has host, member1, member2\)/);

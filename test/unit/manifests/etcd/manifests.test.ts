@@ -1,6 +1,11 @@
 import { EtcdInClusterArgs, resolveEtcdInClusterSettings } from "../../../../lib/etcd/settings";
 import type { KubeObject } from "../../../../lib/kube/apply";
 import {
+  BOOTSTRAP_KEY,
+  ENTRYPOINT_FLAGS,
+  MEMBERSHIP_SCRIPT,
+  MEMBER_ENTRYPOINT_SCRIPT,
+  MEMBER_ENV,
   ETCD_CERT_SECRET_KEYS,
   ETCD_PKI_DIR,
   etcdClientServiceUrl,
@@ -31,13 +36,22 @@ function flags(args: Partial<EtcdInClusterArgs> = {}): Map<string, string> {
   );
 }
 
+/** The member container's environment as name → value. */
+function env(args: Partial<EtcdInClusterArgs> = {}): Map<string, string> {
+  const container = statefulSet(args).spec.template.spec.containers[0];
+  return new Map((container.env as { name: string; value?: string }[]).map((e) => [e.name, e.value ?? ""]));
+}
+
 describe("etcd members", () => {
   it.each([1, 3, 5])(
-    "%d members: initial-cluster lists every pod by its headless-Service name",
+    "%d members: the bootstrap record lists every pod by its headless-Service name",
     (replicas) => {
-      const members = flags({ replicas, name: "kv", clusterDomain: "corp.example" })
-        .get("initial-cluster")!
-        .split(",");
+      const config = byKind(
+        manifests({ replicas, name: "kv", clusterDomain: "corp.example" }).bootstrap,
+        "ConfigMap",
+      )[0];
+      expect(config.metadata.name).toBe("kv-bootstrap");
+      const members = (config.data[BOOTSTRAP_KEY] as string).split(",");
       expect(members).toHaveLength(replicas);
       members.forEach((member, i) => {
         expect(member).toBe(`kv-${i}=https://kv-${i}.kv.karmada-system.svc.corp.example:2380`);
@@ -46,16 +60,41 @@ describe("etcd members", () => {
     },
   );
 
+  it("has one pod template for every replica count: scaling restarts no running member", () => {
+    const template = (replicas: number) => statefulSet({ replicas, name: "kv" }).spec.template;
+    expect(template(5)).toEqual(template(3));
+    expect(template(1)).toEqual(template(3));
+  });
+
+  it("starts through the entrypoint, which adds the member's identity and membership flags last", () => {
+    const container = statefulSet({ name: "kv" }).spec.template.spec.containers[0];
+    expect(container.command).toEqual(["/bin/sh", "-c", MEMBER_ENTRYPOINT_SCRIPT, "etcd-member"]);
+    for (const flag of ENTRYPOINT_FLAGS) expect(flags({ name: "kv" }).has(flag)).toBe(false);
+    const e = env({ name: "kv", clusterDomain: "corp.example" });
+    expect(e.get(MEMBER_ENV.peerUrl)).toBe("https://$(POD_NAME).kv.karmada-system.svc.corp.example:2380");
+    expect(e.get(MEMBER_ENV.clusterUrl)).toBe("https://kv-client.karmada-system.svc.corp.example:2379");
+    // etcdctl refuses a flag its environment also sets (operators exec etcdctl with flags here), and
+    // etcd reads ETCD_* as its own flags
+    expect([...e.keys()].filter((name) => /^ETCD(CTL)?_/.test(name))).toEqual([]);
+    // the kubelet expands $(POD_NAME) only from variables defined before
+    expect(container.env[0]).toEqual({
+      name: "POD_NAME",
+      valueFrom: { fieldRef: { fieldPath: "metadata.name" } },
+    });
+    const bootstrapMount = container.volumeMounts.find((m: any) => m.name === "bootstrap");
+    expect(`${bootstrapMount.mountPath}/${BOOTSTRAP_KEY}`).toBe(e.get(MEMBER_ENV.bootstrapFile));
+    const volume = statefulSet({ name: "kv" }).spec.template.spec.volumes.find(
+      (v: any) => v.name === "bootstrap",
+    );
+    expect(volume.configMap.name).toBe("kv-bootstrap");
+  });
+
   it("uses TLS with client-certificate authentication for clients and peers, https URLs everywhere", () => {
     const f = flags({ replicas: 3 });
-    for (const name of [
-      "listen-client-urls",
-      "advertise-client-urls",
-      "listen-peer-urls",
-      "initial-advertise-peer-urls",
-    ]) {
+    for (const name of ["listen-client-urls", "advertise-client-urls", "listen-peer-urls"]) {
       expect(f.get(name)).toMatch(/^https:\/\//);
     }
+    expect(env({ replicas: 3 }).get(MEMBER_ENV.peerUrl)).toMatch(/^https:\/\//);
     expect(f.get("client-cert-auth")).toBe("true");
     expect(f.get("peer-client-cert-auth")).toBe("true");
     const pki = (key: keyof typeof ETCD_CERT_SECRET_KEYS) => `${ETCD_PKI_DIR}/${ETCD_CERT_SECRET_KEYS[key]}`;
@@ -198,25 +237,51 @@ describe("etcd addresses for clients and certificates", () => {
     expect(etcdMemberClientUrls(settings)).toHaveLength(3);
   });
 
-  it("lets the PKI code cover every name a client or peer dials", () => {
-    const sans = etcdServerSans({
-      members: etcdMemberAddresses(settings),
-      inCluster: etcdInClusterPlacement(settings),
-    });
+  it("lets the PKI code cover every name a client or peer dials, for any replica count", () => {
+    // as the EtcdCluster issues them: no per-member names, the headless Service wildcard
+    const sans = etcdServerSans({ members: [], inCluster: etcdInClusterPlacement(settings) });
+    const five = settingsOf({ name: "kv", replicas: 5, clusterDomain: "corp.example" });
     const dialed = [
       new URL(etcdClientServiceUrl(settings)).hostname,
-      ...etcdMemberClientUrls(settings).map((u) => new URL(u).hostname),
-      ...flags({ name: "kv", replicas: 3, clusterDomain: "corp.example" })
-        .get("initial-cluster")!
+      ...etcdMemberClientUrls(five).map((u) => new URL(u).hostname),
+      ...(byKind(etcdInClusterManifests(five).bootstrap, "ConfigMap")[0].data[BOOTSTRAP_KEY] as string)
         .split(",")
         .map((m) => new URL(m.split("=")[1]).hostname),
+      ...etcdMemberAddresses(five).flatMap((m) => m.addresses),
     ];
     const covered = (host: string) =>
       sans.dnsNames.some(
         (san) =>
           san === host || (san.startsWith("*.") && host.split(".").slice(1).join(".") === san.slice(2)),
       );
+    expect(dialed).toHaveLength(1 + 5 + 5 + 10);
     expect(dialed.filter((host) => !covered(host))).toEqual([]);
+  });
+});
+
+describe("etcd membership job", () => {
+  const job = (args: Partial<EtcdInClusterArgs>) => byKind(manifests(args).membership, "Job")[0];
+  const keep = (args: Partial<EtcdInClusterArgs>) =>
+    job(args).spec.template.spec.containers[0].env.find((e: any) => e.name === "KEEP_PEER_URLS").value;
+
+  it("keeps exactly the replicas' peer URLs, so a replica change replaces the job", () => {
+    expect(job({ name: "kv" }).metadata.name).toBe("kv-members");
+    expect(keep({ name: "kv", replicas: 3 }).split(" ")).toEqual(
+      [0, 1, 2].map((i) => `https://kv-${i}.kv.karmada-system.svc.cluster.local:2380`),
+    );
+    expect(keep({ name: "kv", replicas: 5 }).split(" ")).toHaveLength(5);
+    expect(job({ name: "kv", replicas: 5 })).not.toEqual(job({ name: "kv", replicas: 3 }));
+  });
+
+  it("runs the membership script in the etcd image with the member certificates", () => {
+    const pod = job({ name: "kv", image: "registry.example/etcd:3.5.21-0" }).spec.template.spec;
+    expect(pod.containers[0].image).toBe("registry.example/etcd:3.5.21-0");
+    expect(pod.containers[0].command).toEqual(["/bin/sh", "-c", MEMBERSHIP_SCRIPT]);
+    expect(pod.volumes).toContainEqual({
+      name: "pki",
+      secret: expect.objectContaining({ secretName: "kv-cert" }),
+    });
+    expect(pod.restartPolicy).toBe("Never");
   });
 });
 
@@ -256,26 +321,31 @@ describe("etcd backup", () => {
     expect(hostPod.nodeName).toBe("node-1");
     expect(hostPod.volumes.find((v: any) => v.hostPath).hostPath.path).toBe("/srv/etcd-backups");
   });
-  it("its pods are selected by none of the members' selectors (Services, PodDisruptionBudget, StatefulSet)", () => {
-    const all = manifests({ name: "kv", replicas: 3, backup: {} });
-    const podLabels: Record<string, string> = byKind(all.backup, "CronJob")[0].spec.jobTemplate.spec.template
-      .metadata.labels;
-    const selectors = Object.values(all)
-      .flat()
-      .map((o: any) => (o.kind === "Service" ? o.spec.selector : o.spec?.selector?.matchLabels))
-      .filter((selector): selector is Record<string, string> => selector !== undefined);
-    // the client and headless Services, the PDB and the StatefulSet
-    expect(selectors.length).toBeGreaterThanOrEqual(4);
-    const selects = (selector: Record<string, string>, labels: Record<string, string>) =>
-      Object.entries(selector).every(([key, value]) => labels[key] === value);
-    const memberLabels = statefulSet({ name: "kv", replicas: 3, backup: {} }).spec.template.metadata.labels;
-    for (const selector of selectors) {
-      expect(selects(selector, memberLabels)).toBe(true);
-      expect(selects(selector, podLabels)).toBe(false);
-    }
-    expect(podLabels["app.kubernetes.io/instance"]).toBe("kv");
-    expect(podLabels["app.kubernetes.io/component"]).toBe("backup");
-  });
+  it.each(["backup", "members"])(
+    "%s pods are selected by none of the members' selectors (Services, PodDisruptionBudget, StatefulSet)",
+    (job) => {
+      const all = manifests({ name: "kv", replicas: 3, backup: {} });
+      const podLabels: Record<string, string> =
+        job === "backup"
+          ? byKind(all.backup, "CronJob")[0].spec.jobTemplate.spec.template.metadata.labels
+          : byKind(all.membership, "Job")[0].spec.template.metadata.labels;
+      const selectors = Object.values(all)
+        .flat()
+        .map((o: any) => (o.kind === "Service" ? o.spec.selector : o.spec?.selector?.matchLabels))
+        .filter((selector): selector is Record<string, string> => selector !== undefined);
+      // the client and headless Services, the PDB and the StatefulSet
+      expect(selectors.length).toBeGreaterThanOrEqual(4);
+      const selects = (selector: Record<string, string>, labels: Record<string, string>) =>
+        Object.entries(selector).every(([key, value]) => labels[key] === value);
+      const memberLabels = statefulSet({ name: "kv", replicas: 3, backup: {} }).spec.template.metadata.labels;
+      for (const selector of selectors) {
+        expect(selects(selector, memberLabels)).toBe(true);
+        expect(selects(selector, podLabels)).toBe(false);
+      }
+      expect(podLabels["app.kubernetes.io/instance"]).toBe("kv");
+      expect(podLabels["app.kubernetes.io/component"]).toBe(job);
+    },
+  );
 });
 
 describeWithSchema("etcd objects validate against the Kubernetes OpenAPI schema", () => {

@@ -1,6 +1,7 @@
 import { ETCD_OWNED_FLAGS } from "../../../../lib/etcd/flags-owned";
 import { EtcdInClusterArgs, resolveEtcdInClusterSettings } from "../../../../lib/etcd/settings";
 import { etcdFlags } from "../../../../lib/manifests/etcd/flags";
+import { ENTRYPOINT_FLAGS } from "../../../../lib/manifests/etcd/memberEntrypoint";
 import { configError } from "../../validation/config-error";
 
 const resolve = (args: Partial<EtcdInClusterArgs>) =>
@@ -18,9 +19,12 @@ describe("in-cluster etcd owned flags", () => {
     expect(error.problem).toMatch(/client TLS/);
   });
 
-  it("owns only flags it generates, and leaves the tunables alone", () => {
+  it("owns only flags it generates (template or entrypoint), and leaves the tunables alone", () => {
     const settings = resolve({ extraArgs: { "heartbeat-interval": "250", "snapshot-count": "5000" } });
-    const generated = etcdFlags(settings).map((f) => f.slice(2, f.indexOf("=")));
-    expect(generated).toEqual(expect.arrayContaining(Object.keys(ETCD_OWNED_FLAGS)));
+    const template = etcdFlags(settings).map((f) => f.slice(2, f.indexOf("=")));
+    expect([...template, ...ENTRYPOINT_FLAGS]).toEqual(expect.arrayContaining(Object.keys(ETCD_OWNED_FLAGS)));
+    // the entrypoint's flags come last on etcd's command line: the template must not set them too
+    expect(template.filter((f) => (ENTRYPOINT_FLAGS as readonly string[]).includes(f))).toEqual([]);
+    expect(template).toEqual(expect.arrayContaining(["heartbeat-interval", "snapshot-count"]));
   });
 });
