@@ -1433,6 +1433,23 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(describeChanges(quiet.steps.filter((st) => st.op !== "read"))).toEqual([]);
   });
 
+  /**
+   * `destroy`, and once more only if an SSH session ended with `EOF` after its script had run (seen once in
+   * about twenty runs, a burst of deletes on one machine with 64 steps at once; docs/hosts.md "sshd under
+   * parallel steps"). Every host script is safe to re-run, which is what an operator does; any other
+   * error, or a second one, fails the test.
+   */
+  async function destroyOnceMoreIfASessionDropped(target: Stack): Promise<void> {
+    try {
+      await target.destroy({ ...LOCAL_RUN_OPTIONS, color: "never" });
+    } catch (e) {
+      const message = String(e);
+      if (!/error: EOF: running "/.test(message)) throw e;
+      console.log(`destroy: an SSH session dropped (EOF), running destroy again:\n${message.slice(-4_000)}`);
+      await target.destroy({ ...LOCAL_RUN_OPTIONS, color: "never" });
+    }
+  }
+
   test("destroy (after the sample leaves Karmada) unjoins every member and leaves the hosts clean", async () => {
     await timed("remove the sample", () => removeSample(adminKubeconfigFile));
     const impersonator = "/apis/rbac.authorization.k8s.io/v1/clusterroles/karmada-impersonator";
@@ -1440,7 +1457,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
       expect((await apiRequest(creds, "GET", impersonator)).status).toBe(200);
     }
-    await timed("destroy", () => stack.destroy({ ...LOCAL_RUN_OPTIONS, color: "never" }));
+    await timed("destroy", () => destroyOnceMoreIfASessionDropped(stack));
     for (const member of estate.bed.members) {
       const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
       const gone = async (apiPath: string) =>

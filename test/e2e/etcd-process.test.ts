@@ -163,6 +163,15 @@ function memberEnv(index: number): Record<string, string> {
 const RESTART_DELAY_MS = 2_000;
 /** Members whose "pod" is gone: not restarted when they end. */
 const stopped = new Set<number>();
+/** How often each member's entrypoint has been started, for failure messages. */
+const starts = new Map<number, number>();
+/**
+ * How long a member may take to report health. Joining copies a snapshot while the writer runs, and CI
+ * runs this beside the e2e suites on two cores: a minute was not always enough there.
+ */
+const HEALTHY_WITHIN_MS = 240_000;
+/** Jest's limit for a step that waits for members (above HEALTHY_WITHIN_MS, so the helpful message wins). */
+const MEMBER_STEP_MS = HEALTHY_WITHIN_MS + 60_000;
 
 /**
  * Starts member `index` as its pod does — the entrypoint with the template's flags — and, like the
@@ -170,6 +179,7 @@ const stopped = new Set<number>();
  */
 function startMember(index: number, env: Record<string, string> = memberEnv(index)): ChildProcess {
   stopped.delete(index);
+  starts.set(index, (starts.get(index) ?? 0) + 1);
   mkdirSync(dataMount(index), { recursive: true });
   const log = openSync(join(work, `${members[index]}.log`), "a");
   const args = etcdFlags(settings).map((flag) => mapAddresses(flag, index));
@@ -224,12 +234,14 @@ function healthOf(port: number): Promise<string | undefined> {
 
 /** Waits until the given members report health; `/health` needs a leader, so peers must have met over TLS. */
 async function waitHealthy(indexes: number[]): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + HEALTHY_WITHIN_MS;
   for (const i of indexes) {
     for (;;) {
       if (Date.now() > deadline) {
+        const log = readFileSync(join(work, `${members[i]}.log`), "utf8");
         throw new Error(
-          `${members[i]} did not become healthy: ${readFileSync(join(work, `${members[i]}.log`), "utf8")}`,
+          `${members[i]} did not become healthy within ${HEALTHY_WITHIN_MS / 1000} s ` +
+            `(its entrypoint started ${starts.get(i) ?? 0} times); the end of its log:\n${log.slice(-8_000)}`,
         );
       }
       if ((await healthOf(ports[i].metrics)) === "true") break;
@@ -284,7 +296,7 @@ tier.describe("etcd members with the generated flags (real etcd)", () => {
     writeFileSync(join(work, "bootstrap", "initial-cluster"), `${initialCluster}\n`);
     founders.forEach((_, i) => startMember(i));
     await waitHealthy([0, 1, 2]);
-  });
+  }, MEMBER_STEP_MS);
 
   afterAll(async () => {
     await Promise.all(members.map((_, i) => stopMember(i)));
@@ -353,103 +365,143 @@ tier.describe("etcd members with the generated flags (real etcd)", () => {
       writer = spawn(dash, ["-c", putKeysScript("etcdctl", "scale/", 1_000_000, { stopFile: stopFile() })], {
         env: { PATH: binDir, ...tlsEnv(), ETCDCTL_ENDPOINTS: clientUrls() },
         stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
       });
       writer.stdout!.on("data", (chunk) => (writerOutput += chunk));
       writer.stderr!.on("data", (chunk) => (writerOutput += chunk));
       writerExit = new Promise((resolve) => writer.once("exit", resolve));
     });
 
-    it("grows: the two new pods add themselves and start with the membership etcd reports", async () => {
-      expect(writing()).toBe(true);
-      startMember(3);
-      startMember(4);
-      await waitHealthy([3, 4]);
-      expect(memberList()).toEqual(members.map((name, i) => [name, peerUrl(i), "started"]));
-      expect(readFileSync(join(work, "etcd-3.log"), "utf8")).toContain("joining the cluster as");
+    // a step that failed before the last one leaves the writer running: end it, or jest waits for it
+    afterAll(async () => {
+      if (writer && writer.exitCode === null && writer.signalCode === null) {
+        process.kill(-writer.pid!, "SIGTERM"); // its group: the etcdctl of a pipeline outlives the shell
+        await writerExit;
+      }
     });
+
+    it(
+      "grows: the two new pods add themselves and start with the membership etcd reports",
+      async () => {
+        expect(writing()).toBe(true);
+        startMember(3);
+        startMember(4);
+        await waitHealthy([3, 4]);
+        expect(memberList()).toEqual(members.map((name, i) => [name, peerUrl(i), "started"]));
+        expect(readFileSync(join(work, "etcd-3.log"), "utf8")).toContain("joining the cluster as");
+      },
+      MEMBER_STEP_MS,
+    );
 
     it("the membership job leaves a member alone while its pod still runs (and fails, to be retried)", () => {
       expect(() => membershipJob(3)).toThrow(/etcd-4 .* still serves|etcd-3 .* still serves/);
       expect(memberList()).toHaveLength(5);
     });
 
-    it("shrinks: once the pods have stopped, the membership job removes their members", async () => {
-      expect(writing()).toBe(true);
-      await Promise.all([stopMember(3), stopMember(4)]);
-      const out = membershipJob(3);
-      expect(out).toContain("removing member etcd-3");
-      expect(out).toContain("removing member etcd-4");
-      expect(memberList().map(([name]) => name)).toEqual(founders);
-      // nothing left to do: the job only lists
-      expect(membershipJob(3)).not.toContain("removing");
-    });
+    it(
+      "shrinks: once the pods have stopped, the membership job removes their members",
+      async () => {
+        expect(writing()).toBe(true);
+        await Promise.all([stopMember(3), stopMember(4)]);
+        const out = membershipJob(3);
+        expect(out).toContain("removing member etcd-3");
+        expect(out).toContain("removing member etcd-4");
+        expect(memberList().map(([name]) => name)).toEqual(founders);
+        // nothing left to do: the job only lists
+        expect(membershipJob(3)).not.toContain("removing");
+      },
+      MEMBER_STEP_MS,
+    );
 
-    it("a pod coming back with a removed member's data sets that data aside untouched and joins afresh", async () => {
-      startMember(3);
-      await waitHealthy([3]);
-      expect(readFileSync(join(dataMount(3), "data-dir"), "utf8").trim()).toBe("data.1");
-      expect(existsSync(join(dataMount(3), "data", "member", "wal"))).toBe(true);
-      expect(readFileSync(join(work, "etcd-3.log"), "utf8")).toContain("does not list this member");
-      expect(memberList().map(([name, , status]) => `${name} ${status}`)).toContain("etcd-3 started");
-      await stopMember(3);
-      membershipJob(3);
-      expect(memberList()).toHaveLength(3);
-    });
+    it(
+      "a pod coming back with a removed member's data sets that data aside untouched and joins afresh",
+      async () => {
+        startMember(3);
+        await waitHealthy([3]);
+        expect(readFileSync(join(dataMount(3), "data-dir"), "utf8").trim()).toBe("data.1");
+        expect(existsSync(join(dataMount(3), "data", "member", "wal"))).toBe(true);
+        expect(readFileSync(join(work, "etcd-3.log"), "utf8")).toContain("does not list this member");
+        expect(memberList().map(([name, , status]) => `${name} ${status}`)).toContain("etcd-3 started");
+        await stopMember(3);
+        membershipJob(3);
+        expect(memberList()).toHaveLength(3);
+      },
+      MEMBER_STEP_MS,
+    );
 
-    it("a member restarted with its data keeps its identity", async () => {
-      const before = idOf("etcd-2");
-      await stopMember(2);
-      startMember(2);
-      await waitHealthy([2]);
-      expect(idOf("etcd-2")).toBe(before);
-    });
+    it(
+      "a member restarted with its data keeps its identity",
+      async () => {
+        const before = idOf("etcd-2");
+        await stopMember(2);
+        startMember(2);
+        await waitHealthy([2]);
+        expect(idOf("etcd-2")).toBe(before);
+      },
+      MEMBER_STEP_MS,
+    );
 
-    it("a member that lost its volume is replaced under the same name and catches up", async () => {
-      expect(writing()).toBe(true);
-      const before = idOf("etcd-1");
-      await stopMember(1);
-      rmSync(dataMount(1), { recursive: true, force: true });
-      startMember(1);
-      await waitHealthy([1]);
-      expect(idOf("etcd-1")).not.toBe(before);
-      expect(
-        memberList()
-          .map(([name]) => name)
-          .sort(),
-      ).toEqual(founders);
-    });
+    it(
+      "a member that lost its volume is replaced under the same name and catches up",
+      async () => {
+        expect(writing()).toBe(true);
+        const before = idOf("etcd-1");
+        await stopMember(1);
+        rmSync(dataMount(1), { recursive: true, force: true });
+        startMember(1);
+        await waitHealthy([1]);
+        expect(idOf("etcd-1")).not.toBe(before);
+        expect(
+          memberList()
+            .map(([name]) => name)
+            .sort(),
+        ).toEqual(founders);
+      },
+      MEMBER_STEP_MS,
+    );
 
-    it("a pod of a scale-out never founds a cluster of its own when nothing answers", async () => {
-      rmSync(dataMount(4), { recursive: true, force: true });
-      const lonely = startMember(4, { ...memberEnv(4), [MEMBER_ENV.clusterUrl]: "https://127.0.0.1:1" });
-      const code = await new Promise((resolve) => lonely.once("exit", resolve));
-      stopped.add(4);
-      expect(code).toBe(1);
-      expect(readFileSync(join(work, "etcd-4.log"), "utf8")).toContain("not a bootstrap member");
-      expect(existsSync(join(dataMount(4), "data"))).toBe(false);
-    });
+    it(
+      "a pod of a scale-out never founds a cluster of its own when nothing answers",
+      async () => {
+        rmSync(dataMount(4), { recursive: true, force: true });
+        const lonely = startMember(4, { ...memberEnv(4), [MEMBER_ENV.clusterUrl]: "https://127.0.0.1:1" });
+        const code = await new Promise((resolve) => lonely.once("exit", resolve));
+        stopped.add(4);
+        expect(code).toBe(1);
+        expect(readFileSync(join(work, "etcd-4.log"), "utf8")).toContain("not a bootstrap member");
+        expect(existsSync(join(dataMount(4), "data"))).toBe(false);
+      },
+      MEMBER_STEP_MS,
+    );
 
-    it("loses no key: every key the writer wrote is on every member", async () => {
-      expect(writing()).toBe(true);
-      writeFileSync(stopFile(), "");
-      const code = await writerExit;
-      if (code !== 0) console.log(writerOutput);
-      expect(code).toBe(0);
-      const written = Number(/wrote (\d+) keys/.exec(writerOutput)?.[1]);
-      console.log(`writer: ${written} keys through 3 → 5 → 3 and two member restarts`);
-      expect(written).toBeGreaterThan(1000);
-      // each member's own copy (serializable): a follower may apply the last entries a moment later
-      const counts = async () => {
-        for (let attempt = 0; ; attempt++) {
-          const own = [0, 1, 2].map((i) =>
-            keyCount(`https://127.0.0.1:${ports[i].client}`, "scale/", { env: tlsEnv(), serializable: true }),
-          );
-          if (own.every((n) => n === written) || attempt === 20) return own;
-          await new Promise((r) => setTimeout(r, 500));
-        }
-      };
-      expect(await counts()).toEqual([written, written, written]);
-    });
+    it(
+      "loses no key: every key the writer wrote is on every member",
+      async () => {
+        expect(writing()).toBe(true);
+        writeFileSync(stopFile(), "");
+        const code = await writerExit;
+        if (code !== 0) console.log(writerOutput);
+        expect(code).toBe(0);
+        const written = Number(/wrote (\d+) keys/.exec(writerOutput)?.[1]);
+        console.log(`writer: ${written} keys through 3 → 5 → 3 and two member restarts`);
+        expect(written).toBeGreaterThan(1000);
+        // each member's own copy (serializable): a follower may apply the last entries a moment later
+        const counts = async () => {
+          for (let attempt = 0; ; attempt++) {
+            const own = [0, 1, 2].map((i) =>
+              keyCount(`https://127.0.0.1:${ports[i].client}`, "scale/", {
+                env: tlsEnv(),
+                serializable: true,
+              }),
+            );
+            if (own.every((n) => n === written) || attempt === 20) return own;
+            await new Promise((r) => setTimeout(r, 500));
+          }
+        };
+        expect(await counts()).toEqual([written, written, written]);
+      },
+      MEMBER_STEP_MS,
+    );
   });
 
   describe("the backup job's scripts", () => {
