@@ -20,6 +20,7 @@ import {
 } from "./nodeConfig";
 import type { ClusterPlan, LabPlan, NodePlan } from "./plan";
 import { Place, preparePlace, startIn } from "./place";
+import type { BackgroundProcess } from "../processes";
 
 /** The place of a node's daemons (their pods go in sibling cgroups kubelet makes under the node's). */
 export function nodePlace(node: NodePlan): Place {
@@ -65,6 +66,53 @@ export async function nodeReady(creds: ApiCredentials, name: string): Promise<bo
   return conditions.some((cond) => cond.type === "Ready" && cond.status === "True");
 }
 
+/**
+ * Every kubelet serves its device-plugin registration socket at this path whatever its `--root-dir` (the
+ * path is compiled in), and deletes the sockets there before binding: two kubelets starting at once can
+ * both delete, then one fails to bind ("address already in use") and exits. The lab's nodes share the
+ * machine's filesystem, so their kubelets start one at a time.
+ */
+const DEVICE_PLUGIN_SOCKET = "/var/lib/kubelet/device-plugins/kubelet.sock";
+/** The last kubelet start of this process: the next waits for it. */
+let kubeletStarting: Promise<unknown> = Promise.resolve();
+
+/** Change time of the device-plugin socket, or 0 while there is none. */
+const socketChangedMs = () => {
+  try {
+    return fs.statSync(DEVICE_PLUGIN_SOCKET).ctimeMs;
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Starts a kubelet once no other kubelet of this lab is starting, and returns once it has bound its
+ * device-plugin socket (the socket is newer than its start).
+ */
+async function startKubeletAlone(
+  name: string,
+  start: () => BackgroundProcess,
+  timeoutMs: number,
+): Promise<BackgroundProcess> {
+  const previous = kubeletStarting;
+  let done!: () => void;
+  kubeletStarting = new Promise<void>((resolve) => (done = resolve));
+  try {
+    await previous;
+    const startedMs = Date.now();
+    const kubelet = start();
+    await awaitProcess(
+      `${name}: device-plugin socket`,
+      kubelet,
+      async () => socketChangedMs() > startedMs,
+      timeoutMs,
+    );
+    return kubelet;
+  } finally {
+    done();
+  }
+}
+
 /** Starts the node (network, containerd, kubelet, kube-proxy) and resolves once the Node is Ready. */
 export async function startNode(
   lab: LabPlan,
@@ -93,19 +141,24 @@ export async function startNode(
     async () => fs.existsSync(f.containerdSocket),
     timeoutMs,
   );
-  const kubelet = startIn(
-    place,
-    "kubelet",
-    requireBinary("kubelet"),
-    [
-      `--config=${f.kubeletConfig}`,
-      `--kubeconfig=${f.kubeletKubeconfig}`,
-      `--hostname-override=${node.name}`,
-      `--node-ip=${node.address}`,
-      `--root-dir=${f.kubeletRoot}`,
-      `--node-labels=lab.pulumi-karmada.dev/cluster=${cluster.name}`,
-    ],
-    env,
+  const kubelet = await startKubeletAlone(
+    `node ${node.name}`,
+    () =>
+      startIn(
+        place,
+        "kubelet",
+        requireBinary("kubelet"),
+        [
+          `--config=${f.kubeletConfig}`,
+          `--kubeconfig=${f.kubeletKubeconfig}`,
+          `--hostname-override=${node.name}`,
+          `--node-ip=${node.address}`,
+          `--root-dir=${f.kubeletRoot}`,
+          `--node-labels=lab.pulumi-karmada.dev/cluster=${cluster.name}`,
+        ],
+        env,
+      ),
+    timeoutMs,
   );
   startIn(place, "kube-proxy", requireBinary("kube-proxy"), [`--config=${f.kubeProxyConfig}`], env);
   const creds = adminCredentials(cluster);
