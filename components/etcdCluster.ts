@@ -66,6 +66,11 @@ export interface EtcdClusterArgs {
   readonly external?: EtcdExternalConfig;
   /** Certificates of the managed modes. @default - generated CA, 1-year leaves */
   readonly pki?: EtcdPkiConfig;
+  /**
+   * Protect every resource of the cluster (CA, members, data, namespace) from deletion, as production
+   * estates do (the policy pack's `stateful-protected`). @default false
+   */
+  readonly protect?: boolean;
 }
 
 /** The identity Karmada's API servers present to etcd (signed by the etcd CA). */
@@ -127,7 +132,7 @@ export class EtcdCluster extends pulumi.ComponentResource {
   constructor(name: string, args: EtcdClusterArgs = {}, opts: pulumi.ComponentResourceOptions = {}) {
     // defaults → validation, before anything (this component included) is registered
     const plan = planEtcd(name, args, opts);
-    super("karmada:index:EtcdCluster", name, {}, opts);
+    super("karmada:index:EtcdCluster", name, {}, { ...opts, protect: args.protect ?? opts.protect });
     this.mode = plan.mode;
 
     if (plan.external) {

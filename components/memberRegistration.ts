@@ -52,7 +52,7 @@ export class MemberRegistration extends pulumi.ComponentResource {
   constructor(name: string, args: MemberRegistrationArgs, opts: pulumi.ComponentResourceOptions = {}) {
     // validation before anything (this component included) is registered
     const { controlPlane, member, settings } = planMember(name, args, opts);
-    super("karmada:index:MemberRegistration", name, {}, opts);
+    super("karmada:index:MemberRegistration", name, {}, { ...opts, protect: args.protect ?? opts.protect });
     claimClusterName(controlPlane, settings.clusterName, name);
 
     const ctx: MemberContext = { name, parent: this, controlPlane, member, settings };

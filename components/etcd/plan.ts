@@ -87,6 +87,16 @@ export function planEtcd(
     const pki = args.pki ?? {};
     errors.attempt(() => validatePkiConfig("pki", pki, { ca: pki.ca }, !pki.ca));
   }
+  if (args.protect !== undefined) {
+    errors.attempt(() =>
+      check(
+        typeof args.protect === "boolean",
+        "protect",
+        `${show(args.protect)} is not a boolean`,
+        "true, false",
+      ),
+    );
+  }
   errors.throwIfAny(`EtcdCluster ${show(name)}`);
   return plan!;
 }

@@ -135,6 +135,11 @@ export interface MemberRegistrationConfig {
    */
   readonly credentialGeneration?: number;
   /**
+   * Protect the registration (the Cluster object and what the member holds for Karmada) from deletion,
+   * as production estates do (the policy pack's `stateful-protected`). @default false
+   */
+  readonly protect?: boolean;
+  /**
    * Unreachable member: keep the member-side objects out of the deletion (`retainOnDelete`), so that a
    * destroy only removes the Karmada side (pull: the Works' finalizers are removed without waiting for
    * the agent). Set it, `pulumi up`, then destroy. @default false

@@ -242,5 +242,15 @@ export function validateMemberConfig(config: MemberRegistrationConfig): void {
     run(() => validatePull(config.pull!));
   }
   run(() => validateInteger("credentialGeneration", config.credentialGeneration ?? 0, 0));
+  if (config.protect !== undefined) {
+    run(() =>
+      check(
+        typeof config.protect === "boolean",
+        "protect",
+        `${show(config.protect)} is not a boolean`,
+        "true, false",
+      ),
+    );
+  }
   errors.throwIfAny();
 }

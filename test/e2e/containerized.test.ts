@@ -12,6 +12,7 @@
  * Ready throughout), a scheduled backup restored into a new etcd, `destroy` with the workload still in
  * Karmada keeping etcd's data, and the next `up` resuming on it.
  */
+import type { PolicyEvent } from "@pulumi/pulumi/automation";
 import { execFileSync, spawn } from "child_process";
 import { createHash } from "crypto";
 import * as fs from "fs";
@@ -442,6 +443,91 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
         `- \`Deployment\` **${SCHEDULER_DEPLOYMENT}** — changes: \`spec.template.spec.containers[0].image\``,
       );
       expect(markdown).toContain("**0 to create · 1 to update · 0 to replace · 0 to delete**");
+    } finally {
+      await estate.configure();
+    }
+  });
+
+  test("the policy pack passes the estate as run (backups on) and names each violation and its fix when the estate is weakened", async () => {
+    const configFile = path.join(estate.engine.dir, "policy-config.json");
+    // the production choice for images: the lab's registry is this estate's mirror
+    fs.writeFileSync(
+      configFile,
+      JSON.stringify({ "images-from-allowed-registries": { allowedRegistries: [estate.lab.plan.registry] } }),
+    );
+    const previewWithPack = async () => {
+      const events: PolicyEvent[] = [];
+      let failed: string | undefined;
+      try {
+        await estate.stack.preview({
+          policyPacks: [path.join(REPO_ROOT, "policy")],
+          policyPackConfigs: [configFile],
+          onEvent: (e) => {
+            if (e.policyEvent) events.push(e.policyEvent);
+          },
+        });
+      } catch (e) {
+        failed = String(e);
+      }
+      return { events, failed, mandatory: events.filter((e) => e.enforcementLevel === "mandatory") };
+    };
+    try {
+      await estate.configure({
+        etcd: {
+          inCluster: {
+            backup: { schedule: "0 */4 * * *", retain: 12, target: { kind: "pvc", size: "1Gi" } },
+          },
+        },
+      });
+      const passing = await previewWithPack();
+      expect(passing.failed).toBeUndefined();
+      expect(passing.mandatory).toEqual([]);
+      // advisory: nothing of this test estate is protected (its destroy test deletes it)
+      expect([...new Set(passing.events.map((e) => e.policyName))]).toEqual(["stateful-protected"]);
+
+      const foreign = "docker.io/karmada/karmada-scheduler:v1.18.2";
+      await estate.configure({
+        etcd: { inCluster: { replicas: 1 } },
+        controlPlane: { pki: { leafValidityHours: 17_520 }, components: { scheduler: { image: foreign } } },
+      });
+      const failing = await previewWithPack();
+      expect(failing.failed).toMatch(/preview failed/);
+      const rule = (name: string) => failing.mandatory.filter((e) => e.policyName === name);
+      expect(rule("etcd-members")).toEqual([
+        expect.objectContaining({
+          resourceUrn: expect.stringContaining("karmada:index:EtcdCluster$kubernetes:apps/v1:StatefulSet::"),
+          message: expect.stringContaining('etcd "etcd" runs 1 member(s)'),
+        }),
+      ]);
+      expect(rule("etcd-members")[0].message).toContain("Fix: etcd.inCluster.replicas: 3.");
+      expect(rule("etcd-backups")).toEqual([
+        expect.objectContaining({
+          resourceUrn: expect.stringMatching(/::karmada:index:EtcdCluster::etcd$/),
+          message: expect.stringContaining("Fix: etcd.inCluster.backup"),
+        }),
+      ]);
+      const long = rule("leaf-certificate-validity");
+      expect(long.length).toBeGreaterThan(5);
+      for (const v of long) {
+        expect(v.resourceUrn).toContain("::karmada:index:KarmadaControlPlane$tls:index/locallySignedCert:");
+        expect(v.message).toMatch(
+          /is issued for 17520 hours \(more than 8760\)\. Fix: pki\.leafValidityHours: 8760/,
+        );
+      }
+      expect(rule("images-from-allowed-registries")).toEqual([
+        expect.objectContaining({
+          resourceUrn: expect.stringContaining(`::${SCHEDULER_DEPLOYMENT}`),
+          message: expect.stringContaining(`pulls ${foreign}, outside the allowed registries`),
+        }),
+      ]);
+      // nothing else is mandatory-broken by this edit
+      expect([...new Set(failing.mandatory.map((e) => e.policyName))].sort()).toEqual([
+        "etcd-backups",
+        "etcd-members",
+        "images-from-allowed-registries",
+        "leaf-certificate-validity",
+      ]);
+      console.log(`a violation as the engine reported it:\n${rule("etcd-members")[0].message}`);
     } finally {
       await estate.configure();
     }

@@ -8,7 +8,7 @@
  * sub-directories of the template project, so Node and TypeScript resolve `pulumi-karmada` from its
  * node_modules — the packed tarball, never the repository's sources.
  */
-import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PolicyEvent, Stack } from "@pulumi/pulumi/automation";
 import Ajv from "ajv";
 import * as fs from "fs";
 import * as path from "path";
@@ -329,6 +329,24 @@ const out = {};
     const [etcd] = ofType(steps, "kubernetes:apps/v1:StatefulSet");
     expect(etcd.inputs.spec.replicas).toBe(3);
     expect(steps.every((s) => s.op === "create" || s.type === "pulumi:pulumi:Stack")).toBe(true);
+
+    // the policy pack as the package ships it (compiled, bin/policy): the example asks for no backups
+    const events: PolicyEvent[] = [];
+    const checked = stack.preview({
+      policyPacks: [path.join(project, "node_modules", "pulumi-karmada", "bin", "policy")],
+      onEvent: (e) => {
+        if (e.policyEvent) events.push(e.policyEvent);
+      },
+    });
+    await expect(checked).rejects.toThrow(/preview failed/);
+    expect(events.filter((e) => e.enforcementLevel === "mandatory")).toEqual([
+      expect.objectContaining({
+        policyName: "etcd-backups",
+        policyPackName: "pulumi-karmada",
+        resourceUrn: expect.stringMatching(/::karmada:index:EtcdCluster::etcd$/),
+        message: expect.stringContaining('etcd "etcd" has no scheduled backup. Fix: etcd.inCluster.backup'),
+      }),
+    ]);
   });
 
   test("examples/members previews: two registrations and two addons", async () => {

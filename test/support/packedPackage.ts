@@ -21,10 +21,13 @@ export const PACKAGE_DOCUMENTS = [
   "schemas/stack-config.schema.json",
   // the copy next to the compiled stack program, which checks its settings against it
   "bin/schemas/stack-config.schema.json",
+  // the policy pack's manifest and the package.json the engine reads its version from
+  "bin/policy/PulumiPolicy.yaml",
+  "bin/policy/package.json",
 ] as const;
 
 /** Sources compiled into bin/ (tsconfig.build.json): the entry point and these directories, tests excluded. */
-export const LIBRARY_SOURCE_ROOTS = ["index.ts", "lib/", "components/", "stacks/"] as const;
+export const LIBRARY_SOURCE_ROOTS = ["index.ts", "lib/", "components/", "stacks/", "policy/"] as const;
 
 /** The repository's own stack program: it runs when loaded, so it is no part of the library (`pulumi-karmada/stack` is). */
 export const NOT_PUBLISHED_SOURCES = ["stacks/index.ts"] as const;

@@ -73,6 +73,14 @@ describe("credential rotation and forced removal", () => {
   const find = (records: Registration[], cluster: string, name: string) =>
     childrenOf(records, componentOf(records, cluster)).find((r) => r.name === name)!;
 
+  it("protect: true protects every resource of that registration and no other member's", async () => {
+    const { records } = await buildMemberEstate([push("p", { protect: true }), pull("q")]);
+    const of = (cluster: string) => childrenOf(records, componentOf(records, cluster));
+    expect(of("p").length).toBeGreaterThan(3);
+    expect(of("p").filter((r) => !r.protect)).toEqual([]);
+    expect(of("q").filter((r) => r.protect)).toEqual([]);
+  });
+
   it("rotates tokens and certificates on a generation bump without touching the Cluster object", async () => {
     const before = await buildMemberEstate([push("p"), pull("q")]);
     const after = await buildMemberEstate([

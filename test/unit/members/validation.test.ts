@@ -154,6 +154,7 @@ describe("member config validation", () => {
     ],
     ["agent namespace", { mode: "Pull", pull: { namespace: "Karmada" } }, "pull.namespace", /DNS-1123 label/],
     ["generation", { credentialGeneration: -1 }, "credentialGeneration", /out of range/],
+    ["protect that is not a boolean", { protect: "yes" as never }, "protect", /"yes" is not a boolean/],
   ];
   it.each(cases)("rejects %s", (_, patch, field, message) => {
     const error = configError(() => validateMemberConfig({ ...base, ...patch }));
