@@ -76,7 +76,7 @@ export function etcdMemberCount(
         urn: etcd.component,
         message:
           `etcd "${etcd.name}" runs ${etcd.members.length} member(s) on hosts; at least ${min} keep a majority ` +
-          `through one loss. Fix: list ${min} or more hosts in etcd.hosts.members.`,
+          `through one loss. Fix: list ${min} or more hosts in etcd.hosts.hosts.`,
       },
     ];
   });

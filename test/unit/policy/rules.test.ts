@@ -130,7 +130,9 @@ describe("the policy pack's rules on etcd built by the library", () => {
     expect(found["etcd-members"]).toEqual([
       {
         urn: expect.stringMatching(/::karmada:index:EtcdCluster::etcd$/),
-        message: expect.stringMatching(/runs 1 member\(s\) on hosts.*Fix: list 3 or more hosts/),
+        message: expect.stringMatching(
+          /runs 1 member\(s\) on hosts.*Fix: list 3 or more hosts in etcd\.hosts\.hosts\./,
+        ),
       },
     ]);
     expect(found["etcd-backups"].map((v) => v.message)).toEqual([
