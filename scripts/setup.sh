@@ -6,7 +6,8 @@
 #      graphviz (the pictures in docs/); for real nodes and their images: skopeo (checks and copies the
 #      OCI images), busybox-static (the shell and tools inside the images), setcap (CoreDNS's file
 #      capability), containerd, runc, the CNI plugins, nft, conntrack, and docker-registry (a local registry);
-#      for systemd machines: mmdebstrap (their image) and systemd-nspawn (systemd-container)
+#      for systemd machines: mmdebstrap (their image) and systemd-nspawn (systemd-container); PostgreSQL
+#      (the team state backend the containerized e2e keeps its stack in; each suite starts its own server)
 #   2. npm dependencies (npm ci, unless node_modules matches package-lock.json)
 #   3. the test bed: the Pulumi engine from ../shared/engine (sha256-checked) and etcd, kube-apiserver,
 #      kube-controller-manager, Karmada, the node binaries, CoreDNS, local-path-provisioner and our pause
@@ -27,7 +28,7 @@ declare -A PACKAGES=([openssh-server]=/usr/sbin/sshd [openssh-client]=ssh [opens
   [graphviz]=dot [skopeo]=skopeo [busybox-static]=/bin/busybox [libcap2-bin]=/usr/sbin/setcap
   [containerd]=containerd [runc]=/usr/sbin/runc [containernetworking-plugins]=/usr/lib/cni/bridge
   [nftables]=/usr/sbin/nft [conntrack]=/usr/sbin/conntrack [docker-registry]=docker-registry
-  [mmdebstrap]=mmdebstrap [systemd-container]=systemd-nspawn)
+  [mmdebstrap]=mmdebstrap [systemd-container]=systemd-nspawn [postgresql]=pg_ctlcluster)
 
 system_packages() {
   local need=() pkg

@@ -49,6 +49,8 @@ export interface PreviewSummary {
 
 const KIND_OF_OP: Readonly<Record<string, ChangeKind>> = {
   same: "same",
+  // a `.get` of an object the program does not manage: read on every run, it changes nothing
+  read: "same",
   create: "create",
   update: "update",
   delete: "delete",
@@ -63,7 +65,7 @@ const KIND_ORDER: readonly ChangeKind[] = ["replace", "delete", "create", "updat
 
 export const emptyCounts = (): ChangeCounts => ({ create: 0, update: 0, replace: 0, delete: 0, other: 0 });
 
-/** The change kind of one engine operation (reads, refreshes, imports and discards are `other`). */
+/** The change kind of one engine operation (reads are `same`; refreshes, imports and discards `other`). */
 export function changeKindOf(op: string): ChangeKind {
   return KIND_OF_OP[op] ?? "other";
 }
@@ -184,7 +186,10 @@ export function summarizePreview(digest: PreviewDigest): PreviewSummary {
   return {
     stack,
     totals,
-    unchanged: digest.changeSummary?.same ?? sameSteps,
+    unchanged:
+      digest.changeSummary === undefined
+        ? sameSteps
+        : (digest.changeSummary.same ?? 0) + (digest.changeSummary.read ?? 0),
     components,
     errors: messages("error"),
     warnings: messages("warning"),

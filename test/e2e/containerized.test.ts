@@ -26,6 +26,7 @@ import { memberObjectNames } from "../../lib/members/names";
 import { clusterFiles } from "../../devkit/lab/controlPlane";
 import { nodeFiles } from "../../devkit/lab/nodeConfig";
 import { clusterOf } from "../../devkit/lab/plan";
+import { PostgresServer, startPostgres } from "../../devkit/postgres";
 import { REPO_ROOT, requireBinary, testbedEnv } from "../../devkit/testbed";
 import {
   StateResource,
@@ -34,8 +35,16 @@ import {
   e2eTier,
   kubeObjectsInState,
   leafCertificateResources,
+  CliOptions,
+  E2E_PASSPHRASE,
+  leakedSecrets,
   recordSteps,
+  runCli,
+  secretsInExport,
+  stackSecrets,
+  startCli,
   stateResources,
+  summaryChanges,
 } from "../support/engine";
 import { LabEstate, LabEstateOverrides, labEstate, mergeConfig } from "../support/engine/labEstate";
 import {
@@ -106,12 +115,22 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     },
   };
 
+  /** The team's state backend this estate's stack lives in (docs/teams.md). */
+  let stateStore: PostgresServer;
+
   beforeAll(async () => {
-    estate = await labEstate("containerized");
+    stateStore = await startPostgres();
+    estate = await labEstate("containerized", {}, undefined, {
+      backendUrl: stateStore.url,
+      backendCredentials: { PGPASSWORD: stateStore.password },
+    });
     host = new ObjectLocator(estate.host);
   });
 
-  afterAll(() => estate?.cleanup());
+  afterAll(() => {
+    estate?.cleanup();
+    stateStore?.stop();
+  });
 
   /** etcdctl in etcd-0, as its server identity. */
   const ETCDCTL_IN_POD = [
@@ -397,12 +416,124 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     );
   });
 
-  test("a second up changes nothing", async () => {
+  /** The stack's lock files in the PostgreSQL backend (one per engine operation holding the stack). */
+  const locks = () => stateStore.query("SELECT key FROM pulumi_state WHERE key LIKE '%/.pulumi/locks/%'");
+  /** CLI arguments for this estate's stack, run as CI runs them. */
+  const onStack = (...args: string[]) => [...args, "--stack", estate.stack.name, "--non-interactive"];
+  const up = () => onStack("up", "--yes", "--skip-preview", "--json");
+  const cliIn = (args: readonly string[], options?: CliOptions) =>
+    runCli(estate.engine, estate.stack.workspace.workDir, args, options);
+  /** The engine's refusal of a locked stack, with the holder's line `created by <user>@<host> (pid N)`. */
+  const LOCKED =
+    /error: the stack is currently locked by 1 lock\(s\)[^\n]*\n\s*\S+: created by \S+@\S+ \(pid (\d+)\) at \S+/;
+  /** An update's changes, `read` aside (the members' kube-system Namespaces, read for the Clusters' ids). */
+  const changesOf = (events: Parameters<typeof summaryChanges>[0]) =>
+    Object.keys(summaryChanges(events) ?? { missing: 1 }).filter((op) => op !== "read");
+  /** `pulumi stack export` parses, holds the estate and no operation left pending. */
+  const expectCleanExport = async () => {
+    const exported = await cliIn(onStack("stack", "export"));
+    expect(exported.code).toBe(0);
+    const deployment = JSON.parse(exported.stdout).deployment;
+    expect(deployment.resources.length).toBeGreaterThan(100);
+    expect(deployment.pending_operations ?? []).toEqual([]);
+  };
+
+  test("state in PostgreSQL: of two `up`s started together exactly one proceeds and changes nothing; the other fails at once naming the lock's holder; the state exports cleanly", async () => {
+    expect(estate.engine.backendUrl).toMatch(/^postgres:\/\/.*@127\.0\.0\.1:/);
+    // the second starts the moment the first holds the lock: two CI jobs a moment apart
+    const first = startCli(estate.engine, estate.stack.workspace.workDir, up());
+    let firstDone = false;
+    void first.finished.then(() => (firstDone = true));
+    await waitFor(
+      "the first up holds the stack's lock in PostgreSQL",
+      async () => locks().length === 1,
+      120_000,
+      50,
+    );
+    const second = await cliIn(up());
+    expect(firstDone).toBe(false);
+    const refusal = `${second.stderr}\n${second.stdout}`;
+    console.log(`the second up, refused:\n${refusal.match(LOCKED)?.[0] ?? refusal}`);
+    expect(second.code).not.toBe(0);
+    expect(refusal.match(LOCKED)?.[1]).toBe(String(first.pid));
+    expect(second.events.filter((e) => e.resourcePreEvent)).toEqual([]);
+
+    const done = await first.finished;
+    expect({ code: done.code, stderr: done.code === 0 ? "" : done.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(changesOf(done.events)).toEqual(["same"]);
     const steps = recordSteps();
-    const result = await estate.stack.up({ onEvent: steps.onEvent });
-    // `read`: the members' kube-system Namespaces, read (not managed) for the Clusters' ids
-    expect(Object.keys(result.summary.resourceChanges ?? {}).filter((op) => op !== "read")).toEqual(["same"]);
+    done.events.forEach(steps.onEvent);
     expect(describeChanges(steps.steps)).toEqual([]);
+    expect(locks()).toEqual([]);
+    await expectCleanExport();
+  });
+
+  test("an `up` killed mid-way leaves its lock: the next `up` is refused naming the dead CLI; `pulumi cancel`, then `up`, converges with no change", async () => {
+    const killed = startCli(estate.engine, estate.stack.workspace.workDir, up());
+    await waitFor(
+      "the up mid-way through the estate's steps",
+      async () => killed.events.filter((e) => e.resourcePreEvent).length >= 50,
+      300_000,
+      100,
+    );
+    killed.killGroup();
+    expect((await killed.finished).signal).toBe("SIGKILL");
+    expect(locks()).toHaveLength(1);
+
+    const refused = await cliIn(up());
+    expect(refused.code).not.toBe(0);
+    expect(`${refused.stderr}\n${refused.stdout}`.match(LOCKED)?.[1]).toBe(String(killed.pid));
+
+    const cancel = await cliIn(onStack("cancel", "--yes"));
+    expect({ code: cancel.code, out: cancel.stdout + cancel.stderr }).toEqual({
+      code: 0,
+      out: expect.stringContaining("has been canceled"),
+    });
+    expect(locks()).toEqual([]);
+
+    const resumed = await cliIn(up());
+    expect({ code: resumed.code, stderr: resumed.code === 0 ? "" : resumed.stderr }).toEqual({
+      code: 0,
+      stderr: "",
+    });
+    expect(changesOf(resumed.events)).toEqual(["same"]);
+    await expectCleanExport();
+  });
+
+  test("the passphrase rotates: `change-secrets-provider` re-encrypts the config and the state; the old passphrase opens neither, the new one both; and back", async () => {
+    const NEW_PASSPHRASE = "pulumi-karmada-e2e-rotated";
+    const withPassphrase = (passphrase: string) => ({ env: { PULUMI_CONFIG_PASSPHRASE: passphrase } });
+    /** The state's and the config's secrets, decrypted with `passphrase`. */
+    const openWith = async (passphrase: string) => {
+      const state = await cliIn(onStack("stack", "export", "--show-secrets"), withPassphrase(passphrase));
+      const config = await cliIn(onStack("config", "--show-secrets", "--json"), withPassphrase(passphrase));
+      return {
+        state: state.code,
+        config: config.code,
+        secrets: state.code === 0 ? secretsInExport(JSON.parse(state.stdout)).length : 0,
+      };
+    };
+    /** `change-secrets-provider passphrase` as an operator runs it: the current one in the environment, the new one typed twice. */
+    const rotate = async (from: string, to: string) => {
+      const rotated = await cliIn(onStack("stack", "change-secrets-provider", "passphrase"), {
+        ...withPassphrase(from),
+        input: `${to}\n${to}\n`,
+      });
+      expect({ code: rotated.code, stderr: rotated.code === 0 ? "" : rotated.stderr }).toEqual({
+        code: 0,
+        stderr: "",
+      });
+    };
+    const before = await openWith(E2E_PASSPHRASE);
+    expect(before.secrets).toBeGreaterThan(20);
+
+    await rotate(E2E_PASSPHRASE, NEW_PASSPHRASE);
+    expect(await openWith(NEW_PASSPHRASE)).toEqual({ state: 0, config: 0, secrets: before.secrets });
+    const old = await openWith(E2E_PASSPHRASE);
+    expect([old.state, old.config].every((code) => code !== 0)).toBe(true);
+
+    await rotate(NEW_PASSPHRASE, E2E_PASSPHRASE);
+    expect(await openWith(E2E_PASSPHRASE)).toEqual(before);
   });
 
   test("a new scheduler image previews as an update of the scheduler Deployment only, and the PR summary says so", async () => {
@@ -443,6 +574,25 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
         `- \`Deployment\` **${SCHEDULER_DEPLOYMENT}** — changes: \`spec.template.spec.containers[0].image\``,
       );
       expect(markdown).toContain("**0 to create · 1 to update · 0 to replace · 0 to delete**");
+      // one changed image, one object line
+      expect(markdown.split("\n").filter((line) => line.startsWith("- `"))).toHaveLength(1);
+      // and not one secret of the stack (keys, tokens, kubeconfigs, config secrets) in either artefact
+      const { needles, plaintextPrivateKeys } = stackSecrets(
+        estate.engine,
+        estate.stack.workspace.workDir,
+        estate.stack.name,
+      );
+      expect(plaintextPrivateKeys).toEqual([]);
+      expect(needles.length).toBeGreaterThan(20);
+      const previewJson = fs.readFileSync(`${out}.json`, "utf8");
+      expect(JSON.parse(previewJson).steps.length).toBeGreaterThan(100);
+      expect({
+        markdown: leakedSecrets(markdown, needles),
+        json: leakedSecrets(previewJson, needles),
+      }).toEqual({
+        markdown: [],
+        json: [],
+      });
     } finally {
       await estate.configure();
     }

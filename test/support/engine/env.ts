@@ -1,6 +1,7 @@
 /**
  * The environment the real Pulumi engine runs in for e2e tests: the test bed's CLI and plugins, a file
- * backend in a temporary directory, a throw-away passphrase, and nothing fetched from the network.
+ * backend in a temporary directory (or the backend a suite names: a team's PostgreSQL), a throw-away
+ * passphrase, and nothing fetched from the network.
  */
 import { PulumiCommand } from "@pulumi/pulumi/automation";
 import * as fs from "fs";
@@ -35,13 +36,20 @@ export const E2E_ENGINE_SETTINGS: Readonly<Record<string, string>> = {
 export interface EngineEnvOptions {
   /** Save the state after every step, as the engine does by default. @default false */
   readonly checkpoints?: boolean;
+  /**
+   * The state backend (`postgres://…`, as `pulumi login` takes it); the caller owns it.
+   * @default a file backend in the environment's directory
+   */
+  readonly backendUrl?: string;
+  /** The backend's credentials, kept out of its URL (`PGPASSWORD` for PostgreSQL). @default none */
+  readonly backendCredentials?: Readonly<Record<string, string>>;
 }
 
 /** A private engine environment (one per test file). */
 export interface EngineEnv {
   /** Temporary directory holding the backend state and generated projects. */
   readonly dir: string;
-  /** `file://<dir>/state` */
+  /** `file://<dir>/state`, or the backend the options named */
   readonly backendUrl: string;
   /** Environment for every pulumi command (PATH, PULUMI_HOME, backend, passphrase, offline settings). */
   readonly env: Readonly<Record<string, string>>;
@@ -76,8 +84,12 @@ export function createEngineEnv(prefix = "pk-engine-", options: EngineEnvOptions
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const stateDir = path.join(dir, "state");
   fs.mkdirSync(stateDir);
-  const backendUrl = `file://${stateDir}`;
-  const env = { ...engineEnvironment(base, backendUrl), ...(options.checkpoints ? {} : E2E_ENGINE_SETTINGS) };
+  const backendUrl = options.backendUrl ?? `file://${stateDir}`;
+  const env = {
+    ...engineEnvironment(base, backendUrl),
+    ...options.backendCredentials,
+    ...(options.checkpoints ? {} : E2E_ENGINE_SETTINGS),
+  };
   return {
     dir,
     backendUrl,

@@ -11,3 +11,5 @@ export * from "./workspace";
 export * from "./localEstate";
 export * from "./languageProject";
 export * from "./previousRelease";
+export * from "./cli";
+export * from "./secrets";

@@ -12,7 +12,7 @@ import { clusterOf } from "../../../devkit/lab/plan";
 import type { ApiCredentials } from "../../../devkit/kubeClient";
 import { useLab } from "../lab";
 import { KarmadaConfig, setKarmadaConfig } from "./config";
-import { EngineEnv, createEngineEnv } from "./env";
+import { EngineEnv, EngineEnvOptions, createEngineEnv } from "./env";
 import { stacksProgramStack } from "./workspace";
 
 /** A configured (not deployed) estate on the lab. */
@@ -64,15 +64,17 @@ export function mergeConfig(
 
 /**
  * Creates the stack `stackName` of the stacks program of the tree at `programRoot` (default: this
- * repository) for an estate on the lab, configured and not deployed.
+ * repository) for an estate on the lab, configured and not deployed; `engineOptions` choose the state
+ * backend (default: a file backend of its own).
  */
 export async function labEstate(
   stackName: string,
   options: LabEstateOptions = {},
   programRoot?: string,
+  engineOptions: EngineEnvOptions = {},
 ): Promise<LabEstate> {
   const lab = await useLab();
-  const engine = createEngineEnv(`pk-${stackName}-`);
+  const engine = createEngineEnv(`pk-${stackName}-`, engineOptions);
   const settings = labEstateSettings(lab, options);
   const stack = await stacksProgramStack(engine, stackName, programRoot);
   const config = (overrides: LabEstateOverrides = {}): KarmadaConfig => {

@@ -86,7 +86,7 @@ describe("renderSummaryMarkdown", () => {
       "- `Deployment` **karmada-deployment-karmada-system-karmada-scheduler** — changes: `spec.template.spec.containers[0].image`",
     );
     expect(cp).toContain("- `kubernetes` **karmada-karmada** — changes: `kubeconfig`");
-    expect(cp).toContain("- `Namespace` **karmada-search-existing-namespace** (read)");
+    expect(cp).toContain("- `Namespace` **karmada-search-existing-namespace** (import)");
   });
 
   test("sections appear in the order replaced, deleted, created, updated, other", () => {

@@ -17,7 +17,7 @@ describe("changeKindOf", () => {
     ["create-replacement", "replace"],
     ["delete-replaced", "replace"],
     ["same", "same"],
-    ["read", "other"],
+    ["read", "same"],
     ["refresh", "other"],
     ["import", "other"],
   ])("%s → %s", (op, kind) => expect(changeKindOf(op)).toBe(kind));
@@ -70,10 +70,24 @@ describe("summarizePreview on a recorded-shape preview (with --show-sames)", () 
     ]);
     const provider = changes.find((c) => c.type === "pulumi:providers:kubernetes")!;
     expect([provider.kind, provider.reasons]).toEqual(["update", ["kubeconfig"]]);
-    expect(changes.find((c) => c.kind === "other")!.ops).toEqual(["read"]);
+    expect(changes.find((c) => c.kind === "other")!.ops).toEqual(["import"]);
     // the kubernetes provider reports no diffReasons: the detailed diff's property paths stand in
     const deployment = changes.find((c) => c.type === "kubernetes:apps/v1:Deployment")!;
     expect(deployment.reasons).toEqual(["spec.template.spec.containers[0].image"]);
+  });
+
+  test("a read (a `.get` of an object the program does not manage) is no change: not listed, counted unchanged", () => {
+    const digest = fixture();
+    const importStep = digest.steps!.find((s) => s.op === "import")!;
+    const withRead = summarizePreview({
+      ...digest,
+      steps: digest.steps!.map((s) => (s === importStep ? { ...s, op: "read" } : s)),
+      changeSummary: { ...digest.changeSummary!, import: 0, read: 1 },
+    });
+    const listed = withRead.components.flatMap((c) => c.changes.map((change) => change.urn));
+    expect(listed).not.toContain(importStep.urn);
+    expect(withRead.totals.other).toBe(0);
+    expect(withRead.unchanged).toBe(summary.unchanged + 1);
   });
 
   test("errors and warnings are collected, info messages are not", () => {
@@ -157,7 +171,7 @@ describe("summarizePreview properties", () => {
         const summary = summarizePreview({ steps });
         const expected = new Map<string | undefined, string[]>();
         nodes.forEach((node, i) => {
-          if (node.component || node.op === "same") return;
+          if (node.component || changeKindOf(node.op) === "same") return;
           expected.set(top(i), [...(expected.get(top(i)) ?? []), urns[i]].sort());
         });
         const actual = new Map(summary.components.map((c) => [c.urn, c.changes.map((x) => x.urn).sort()]));
