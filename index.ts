@@ -47,7 +47,7 @@ export type { CaSource } from "./lib/pki/issue-args";
 export type { RotationSettings } from "./lib/pki/rotation";
 export type { ControlPlaneComponent } from "./lib/controlplane/flags-ports";
 export type { BinaryFamily, ComponentBinary } from "./lib/controlplane/hosts/binaries";
-export type { ControlPlaneHostPaths, ControlPlaneHostsSettings } from "./lib/controlplane/hosts/settings";
+export type { ControlPlaneHostPaths, ControlPlaneHostsSettings } from "./lib/controlplane/hosts/resolved";
 export type {
   ApiServerServiceType,
   ApiServerSettings,

@@ -4,28 +4,9 @@ import { installBuiltin } from "./addons/builtin";
 import { installEstimator } from "./addons/estimator";
 import { applyManifests, GenericTarget, installChart } from "./addons/generic";
 import { AddonPlan, planAddon } from "./addons/plan";
-import type { EtcdCluster } from "./etcdCluster";
-import type { KarmadaControlPlane } from "./karmadaControlPlane";
+import type { AddonArgs } from "./addons/args";
 
-/** A member cluster an addon is installed for (estimator) or onto (`target: "members"`). */
-export interface AddonMember {
-  /** The member's cluster name; prefixes the Pulumi names of its resources. */
-  readonly clusterName: string;
-  /** Member kubeconfig (scheduler estimator), stored as a secret. @default - none */
-  readonly kubeconfig?: pulumi.Input<string>;
-  /** Provider of the member (`target: "members"`). @default - none */
-  readonly provider?: pulumi.ProviderResource;
-}
-
-/** Arguments of an {@link Addon}: the plain {@link AddonConfig} plus the components it attaches to. */
-export interface AddonArgs extends AddonConfig {
-  /** The control plane whose catalog, registry and namespace the addon follows. */
-  readonly controlPlane: KarmadaControlPlane;
-  /** Karmada's etcd; required by `search`. @default - none */
-  readonly etcd?: EtcdCluster;
-  /** Members, for `schedulerEstimator` and `target: "members"`. @default [] */
-  readonly members?: readonly AddonMember[];
-}
+export type { AddonArgs, AddonMember } from "./addons/args";
 
 /**
  * Something installed next to or into a Karmada estate, one Pulumi resource per Kubernetes object:

@@ -1,77 +1,17 @@
 import * as pulumi from "@pulumi/pulumi";
-import { EtcdInClusterArgs, EtcdInClusterSettings } from "../lib/etcd/settings";
+import { EtcdInClusterSettings } from "../lib/etcd/settings";
 import { etcdInClusterPlacement } from "../lib/manifests/etcd";
 import { CertSpec, etcdCertificates } from "../lib/pki/certificates";
-import { CaSource, IssuedPki, issuePki } from "../lib/pki/issue";
+import { IssuedPki, issuePki } from "../lib/pki/issue";
 import { checkedCaSource } from "../lib/pki/config-check";
-import { RotationSettings } from "../lib/pki/rotation";
-import { EtcdHostsArgs } from "../lib/etcd/hosts/settings";
 import { EtcdPkiParams } from "../lib/pki/sans";
 import { deployEtcdOnHosts } from "./etcd/hostsMode";
-import { EtcdExternalConfig } from "./etcd/external";
-import { ETCD_MODES, planEtcd } from "./etcd/plan";
+import { planEtcd } from "./etcd/plan";
+import type { EtcdClusterArgs, EtcdMode, EtcdPkiConfig } from "./etcd/args";
 import { deployEtcdInCluster } from "./etcd/inCluster";
 
-export { ETCD_MODES };
-/** Where etcd runs: `inCluster`, `hosts` or `external` (see {@link EtcdClusterArgs.mode}). */
-export type EtcdMode = (typeof ETCD_MODES)[number];
-
-/** PKI settings of an etcd cluster. */
-export interface EtcdPkiConfig {
-  /** Bring your own etcd CA (PEMs). @default - a new CA is generated (RSA 3072, 10 years) */
-  readonly ca?: CaSource;
-  /**
-   * Lifetime in hours (an integer of at least 1) of the etcd CA generated here; ignored when you bring
-   * `ca`. Must exceed `leafValidityHours`; the CA is never rotated by `rotation`.
-   * @default 87600 (10 years)
-   */
-  readonly caValidityHours?: number;
-  /**
-   * Lifetime in hours (an integer of at least 2) of the certificates issued from the etcd CA: member
-   * server and peer certificates and the client certificates (health check, karmada-apiserver). Must be
-   * below `caValidityHours` of a generated CA, and a brought `ca` must stay valid that long; they are
-   * reissued on `pulumi up` once inside the renew window (see `rotation`).
-   * @default 8760 (1 year)
-   */
-  readonly leafValidityHours?: number;
-  /** Leaf renewal window and "rotate now" counter. @default renew a third of the validity early */
-  readonly rotation?: RotationSettings;
-  /** Extra DNS names / IPs for the member certificates. @default [] */
-  readonly extraSans?: string[];
-}
-
-/** Arguments of an {@link EtcdCluster}: the mode and the settings section of that mode. */
-export interface EtcdClusterArgs {
-  /**
-   * Where etcd runs: `inCluster` (a StatefulSet on the host cluster given by the `kubernetes` provider
-   * in resource options), `hosts` (binaries on hosts over SSH, systemd or supervisor) or `external`
-   * (an existing cluster; no resources are created).
-   * @default "inCluster"
-   */
-  readonly mode?: EtcdMode;
-  /** Settings of the in-cluster mode. @default - one member, 8Gi PVC, namespace "karmada-system" */
-  readonly inCluster?: Partial<EtcdInClusterArgs> & {
-    /**
-     * Create the namespace. It is kept on `pulumi destroy` (deleting it would delete the PVCs) unless
-     * `deleteDataOnDestroy`. @default true
-     */
-    readonly createNamespace?: boolean;
-  };
-  /**
-   * Hosts reached over SSH, their service runner, artifact source, backup and restore; required in
-   * `hosts` mode (see docs/hosts.md).
-   */
-  readonly hosts?: EtcdHostsArgs;
-  /** Endpoints and credentials of an external etcd; required in `external` mode. */
-  readonly external?: EtcdExternalConfig;
-  /** Certificates of the managed modes. @default - generated CA, 1-year leaves */
-  readonly pki?: EtcdPkiConfig;
-  /**
-   * Protect every resource of the cluster (CA, members, data, namespace) from deletion, as production
-   * estates do (the policy pack's `stateful-protected`). @default false
-   */
-  readonly protect?: boolean;
-}
+export { ETCD_MODES } from "./etcd/args";
+export type { EtcdClusterArgs, EtcdMode, EtcdPkiConfig } from "./etcd/args";
 
 /** The identity Karmada's API servers present to etcd (signed by the etcd CA). */
 function karmadaClientSpec(healthcheck: CertSpec): CertSpec {

@@ -1,26 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
-import { MemberRegistrationConfig, SyncMode } from "../lib/members/config";
+import { SyncMode } from "../lib/members/config";
 import { memberObjectNames } from "../lib/members/names";
-import type { KarmadaControlPlane } from "./karmadaControlPlane";
 import { claimClusterName, MemberContext } from "./members/context";
 import { planMember } from "./members/plan";
+import type { MemberRegistrationArgs } from "./members/args";
 import { registerPullMember } from "./members/pull";
 import { registerPushMember } from "./members/push";
 
-/**
- * Arguments of a {@link MemberRegistration}: the plain {@link MemberRegistrationConfig} plus the control
- * plane it joins.
- */
-export interface MemberRegistrationArgs extends MemberRegistrationConfig {
-  /** The control plane to register with; its Karmada provider creates every Karmada-side object. */
-  readonly controlPlane: KarmadaControlPlane;
-  /**
-   * PEM of the CA Karmada trusts for the member's API server, when it differs from the member's own
-   * cluster CA (e.g. a load balancer in front of it). Push only.
-   * @default - the `ca.crt` the member's token controller puts into the token Secret
-   */
-  readonly caBundle?: pulumi.Input<string>;
-}
+export type { MemberRegistrationArgs } from "./members/args";
 
 /**
  * Registers one member cluster with a Karmada control plane, as `karmadactl join` (Push) or

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { AddonTarget, validateAddonConfig } from "../../lib/addons/config";
 import { loadManifests } from "../../lib/addons/manifests";
 import { ConfigError, ErrorCollector, check, show } from "../../lib/validation/errors";
-import type { AddonArgs, AddonMember } from "../addon";
+import type { AddonArgs, AddonMember } from "./args";
 import { EtcdCluster } from "../etcdCluster";
 import { KarmadaControlPlane } from "../karmadaControlPlane";
 import { registeredClusterNames } from "../members/context";

@@ -5,7 +5,7 @@ import { validatePkiConfig } from "../../lib/pki/config-check";
 import { ConfigError, ErrorCollector, check, show } from "../../lib/validation/errors";
 import { EtcdCluster } from "../etcdCluster";
 import { requireComponent, requireKubernetesProvider } from "../providers";
-import type { KarmadaControlPlaneArgs } from "../karmadaControlPlane";
+import type { KarmadaControlPlaneArgs } from "./args";
 
 /** What a control plane is built from, known before it registers anything. */
 export interface ControlPlanePlan extends ResolvedControlPlaneMode {

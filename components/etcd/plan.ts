@@ -8,11 +8,8 @@ import {
 import { validatePkiConfig } from "../../lib/pki/config-check";
 import { ConfigError, ErrorCollector, check, show } from "../../lib/validation/errors";
 import { requireKubernetesProvider } from "../providers";
-import type { EtcdClusterArgs, EtcdMode } from "../etcdCluster";
+import { ETCD_MODES, EtcdClusterArgs, EtcdMode } from "./args";
 import { EtcdExternalConfig, validateExternalEtcd } from "./external";
-
-/** Every value `EtcdClusterArgs.mode` accepts, in the order error messages list them. */
-export const ETCD_MODES = ["inCluster", "hosts", "external"] as const;
 
 /** What an etcd cluster is built from, known before it registers anything. */
 export interface EtcdPlan {

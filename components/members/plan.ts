@@ -3,7 +3,7 @@ import { MemberSettings, resolveMemberSettings } from "../../lib/members/config"
 import { validateMemberConfig } from "../../lib/members/validate";
 import { ConfigError, ErrorCollector, show } from "../../lib/validation/errors";
 import { KarmadaControlPlane } from "../karmadaControlPlane";
-import type { MemberRegistrationArgs } from "../memberRegistration";
+import type { MemberRegistrationArgs } from "./args";
 import { providerFromOptions, requireComponent } from "../providers";
 import { clusterNameOwner } from "./context";
 

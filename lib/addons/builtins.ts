@@ -1,6 +1,6 @@
 import { KarmadaComponent } from "../catalog/components";
 import { ControlPlaneSettings } from "../controlplane/settings";
-import type { KubeObject } from "../kube/apply";
+import type { KubeObject } from "../kube/object";
 import { metricsAdapterApiObjects, searchApiObjects } from "../manifests/karmada/apiservices";
 import { deschedulerManifests, metricsAdapterManifests, searchManifests } from "../manifests/workloads";
 import { CertSpec, controlPlaneCertificates } from "../pki/certificates";

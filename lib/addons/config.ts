@@ -1,11 +1,11 @@
-import type { KubeObject } from "../kube/apply";
+import type { KubeObject } from "../kube/object";
 import { validateClusterName } from "../members/validate";
 import { check, ErrorCollector, show } from "../validation/errors";
 import { validateUnique } from "../validation/duplicates";
 import { validateReplicas } from "../validation/numbers";
 import { OwnedFlags, checkNotOwned } from "../validation/owned-flags";
 import { CONTROL_PLANE_OWNED_FLAGS } from "../controlplane/flags-owned";
-import { ESTIMATOR_OWNED_FLAGS } from "./estimator";
+import { ESTIMATOR_OWNED_FLAGS } from "./estimatorFlags";
 
 /** Built-in addons (upstream `karmadactl addons` names in the docs) and the two generic kinds. */
 export type AddonKind =

@@ -1,15 +1,15 @@
 import { ControlPlaneSettings } from "../controlplane/settings";
-import type { KubeObject } from "../kube/apply";
+import type { KubeObject } from "../kube/object";
 import { objectAnnotations } from "../manifests/workloads/metadata";
 import { containerSecurityContext, podSecurityContext } from "../manifests/workloads/pod";
 import { CertSpec, LEAF_BASE_USES } from "../pki/certificates";
 import { serviceDnsNames } from "../pki/sans";
-import { checkNotOwned, OwnedFlags } from "../validation/owned-flags";
+import { checkNotOwned } from "../validation/owned-flags";
 import type { BuiltinOverrides } from "./config";
+import { ESTIMATOR_HEALTH_PORT, ESTIMATOR_OWNED_FLAGS, ESTIMATOR_PORT } from "./estimatorFlags";
 
-/** gRPC port of karmada-scheduler-estimator (the scheduler's default `--scheduler-estimator-port`). */
-export const ESTIMATOR_PORT = 10352;
-const HEALTH_PORT = 10351;
+export { ESTIMATOR_OWNED_FLAGS, ESTIMATOR_PORT };
+
 const MEMBER_KUBECONFIG_DIR = "/etc/karmada/member";
 const PKI_DIR = "/etc/karmada/pki";
 
@@ -54,21 +54,6 @@ export function estimatorCertificate(
 export const ESTIMATOR_CERT_KEYS = { ca: "ca.crt", cert: "tls.crt", key: "tls.key" } as const;
 
 /**
- * Flags the estimator owns (see `checkNotOwned`): its member kubeconfig and cluster name, the gRPC port
- * karmada-scheduler dials and its TLS, the probe and metrics ports. `validateAddonConfig` and
- * {@link estimatorManifests} refuse them in `overrides.extraArgs`.
- */
-export const ESTIMATOR_OWNED_FLAGS: OwnedFlags = {
-  kubeconfig: "members[].kubeconfig (the member's kubeconfig Secret)",
-  "cluster-name": "members[].clusterName",
-  "server-port": `the fixed gRPC port ${ESTIMATOR_PORT} karmada-scheduler dials`,
-  "grpc-auth-cert-file": "the estimator's serving certificate, which the addon issues",
-  "grpc-auth-key-file": "the estimator's serving certificate, which the addon issues",
-  "metrics-bind-address": "the fixed metrics port 8080 the container declares",
-  "health-probe-bind-address": `the fixed health port ${HEALTH_PORT} the liveness probe uses`,
-};
-
-/**
  * Deployment and Service `karmada-scheduler-estimator-<cluster>` on the host cluster, in the control
  * plane's namespace, with the image from the control plane's catalog/registry settings. It serves
  * gRPC over TLS (no client-certificate requirement: the scheduler has none of its own).
@@ -90,7 +75,7 @@ export function estimatorManifests(
     "grpc-auth-cert-file": `${PKI_DIR}/${ESTIMATOR_CERT_KEYS.cert}`,
     "grpc-auth-key-file": `${PKI_DIR}/${ESTIMATOR_CERT_KEYS.key}`,
     "metrics-bind-address": ":8080",
-    "health-probe-bind-address": `:${HEALTH_PORT}`,
+    "health-probe-bind-address": `:${ESTIMATOR_HEALTH_PORT}`,
     ...own.extraArgs,
     ...(overrides.extraArgs ?? {}),
   };
@@ -123,7 +108,7 @@ export function estimatorManifests(
                   { name: "metrics", containerPort: 8080, protocol: "TCP" },
                 ],
                 livenessProbe: {
-                  httpGet: { path: "/healthz", port: HEALTH_PORT, scheme: "HTTP" },
+                  httpGet: { path: "/healthz", port: ESTIMATOR_HEALTH_PORT, scheme: "HTTP" },
                   periodSeconds: 15,
                   timeoutSeconds: 5,
                   failureThreshold: 3,

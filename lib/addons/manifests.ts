@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { KubeObject } from "../kube/apply";
+import type { KubeObject } from "../kube/object";
 import { parseYamlDocuments } from "../kube/yamlDocuments";
 import { ConfigError, check, show } from "../validation/errors";
 import { ManifestSource } from "./config";

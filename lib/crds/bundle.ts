@@ -1,4 +1,4 @@
-import type { KubeObject } from "../kube/apply";
+import type { KubeObject } from "../kube/object";
 import { parseYamlDocuments } from "../kube/yamlDocuments";
 import { objectNames } from "../controlplane/names";
 import { PLACEHOLDERS } from "../manifests/placeholders";

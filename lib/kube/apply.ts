@@ -1,23 +1,9 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { findPlaceholders } from "../manifests/placeholders";
+import type { KubeObject } from "./object";
 
-/** A plain Kubernetes object as synthesized by cdk8s. */
-export interface KubeObject {
-  /** Group and version, e.g. `apps/v1` (`v1` for the core group). */
-  readonly apiVersion: string;
-  /** Kind, e.g. `Deployment`. */
-  readonly kind: string;
-  /** Object metadata; `name` is required, the rest (labels, annotations …) is passed through. */
-  readonly metadata: {
-    /** Object name; with the kind and namespace, part of the Pulumi resource name. */
-    readonly name: string;
-    /** Namespace of a namespaced object. @default - none (cluster-scoped, or the provider's default) */
-    readonly namespace?: string;
-    readonly [key: string]: unknown;
-  };
-  readonly [field: string]: unknown;
-}
+export type { KubeObject };
 
 type KubeResourceClass = new (
   name: string,

@@ -1,4 +1,4 @@
-import type { KubeObject } from "../kube/apply";
+import type { KubeObject } from "../kube/object";
 
 /** A namespace labelled as part of Karmada (host-cluster namespaces of the control plane and etcd). */
 export function namespaceObject(name: string): KubeObject {

@@ -5,7 +5,7 @@ import { validateControlPlaneConfig } from "../controlplane/validate";
 import { EtcdInClusterArgs, resolveEtcdInClusterSettings } from "../etcd/settings";
 import { resolveImage } from "../catalog/images";
 import { DEFAULT_KARMADA_VERSION, findRelease } from "../catalog/releases";
-import type { KubeObject } from "../kube/apply";
+import type { KubeObject } from "../kube/object";
 import { etcdClientServiceUrl, etcdInClusterManifests } from "./etcd";
 import { karmadaApiObjects } from "./karmada";
 import { namespaceObject } from "./namespace";

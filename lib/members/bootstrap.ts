@@ -1,5 +1,5 @@
 import { stringify } from "yaml";
-import type { KubeObject } from "../kube/apply";
+import type { KubeObject } from "../kube/object";
 import { CertSpec, LEAF_BASE_USES } from "../pki/certificates";
 import { ConfigError } from "../validation/errors";
 import { AGENT_CSR_SIGNER, AGENT_GROUP, BOOTSTRAP_TOKEN, memberObjectNames } from "./names";

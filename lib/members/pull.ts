@@ -1,5 +1,5 @@
 import { renderFlags } from "../controlplane/flags-render";
-import type { KubeObject } from "../kube/apply";
+import type { KubeObject } from "../kube/object";
 import { objectAnnotations } from "../manifests/workloads/metadata";
 import { containerSecurityContext, podSecurityContext } from "../manifests/workloads/pod";
 import { MemberSettings } from "./config";

@@ -1,4 +1,4 @@
-import type { KubeObject } from "../kube/apply";
+import type { KubeObject } from "../kube/object";
 import { MemberPermissions, PolicyRule } from "./config";
 import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, memberObjectNames } from "./names";
 

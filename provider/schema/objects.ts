@@ -10,8 +10,8 @@ import { isSecretProperty } from "./secrets";
 import { ObjectTypeSpec, PropertySpec, TypeSpec, typeRef } from "./spec";
 import { FieldDoc } from "./registry";
 import { declaredTypeNode, isOptional, locationOf } from "./tsTypes";
-import type { Mapped, Site, TypeMapper } from "./typeMapper";
-import { Unrepresentable } from "./typeMapper";
+import type { Mapped, Site, TypeMapping } from "./mapping";
+import { Unrepresentable } from "./mapping";
 
 /** One property as the schema has it. */
 export interface MappedProperty {
@@ -29,7 +29,7 @@ function referencedToken(spec: TypeSpec): string | undefined {
 }
 
 /** The first paragraph of the description of the type `spec` refers to, if any. */
-function referencedSummary(mapper: TypeMapper, spec: TypeSpec): string {
+function referencedSummary(mapper: TypeMapping, spec: TypeSpec): string {
   const referenced = referencedToken(spec);
   const description = referenced ? mapper.registry.types.get(referenced)?.description : undefined;
   return description?.split("\n\n")[0] ?? "";
@@ -41,7 +41,7 @@ function referencedSummary(mapper: TypeMapper, spec: TypeSpec): string {
  * one of the type it refers to; `notes` are added to the description (e.g. which variants it applies to).
  */
 export function mapProperty(
-  mapper: TypeMapper,
+  mapper: TypeMapping,
   symbol: ts.Symbol,
   owner: string,
   notes: readonly string[] = [],
@@ -74,7 +74,7 @@ export function mapProperty(
 
 /** Records the doc status of an object type's properties under `<TypeName>.<property>`. */
 export function recordDocs(
-  mapper: TypeMapper,
+  mapper: TypeMapping,
   typeName: string,
   properties: readonly MappedProperty[],
 ): void {
@@ -93,7 +93,7 @@ export function objectSpec(properties: readonly MappedProperty[], description?: 
 }
 
 /** The token of the object type for `type` met at `site`, defining it (and what it refers to) once. */
-export function objectType(mapper: TypeMapper, type: ts.Type, site: Site): string {
+export function objectType(mapper: TypeMapping, type: ts.Type, site: Site): string {
   const known = mapper.registry.tokenOfType.get(type);
   if (known) return known;
   const { name, symbol } = mapper.nameFor(type, site);
@@ -115,7 +115,7 @@ export function objectType(mapper: TypeMapper, type: ts.Type, site: Site): strin
  * property per key, described by the value type's doc comment, when every key is an identifier; else a
  * map whose description lists the keys.
  */
-export function keyedRecordType(mapper: TypeMapper, type: ts.Type, site: Site): Mapped {
+export function keyedRecordType(mapper: TypeMapping, type: ts.Type, site: Site): Mapped {
   const keys = type.getProperties();
   const identifiers = keys.every((k) => isIdentifierKey(k.name));
   if (!identifiers) {

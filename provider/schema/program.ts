@@ -27,6 +27,8 @@ export interface ComponentClass {
 
 /** The analysed sources: the compiler's checker and the component classes, in {@link COMPONENT_FILES} order. */
 export interface ComponentProgram {
+  /** The compiled sources: the component files and everything they import. */
+  readonly program: ts.Program;
   readonly checker: ts.TypeChecker;
   readonly root: string;
   readonly components: readonly ComponentClass[];
@@ -95,5 +97,5 @@ export function loadComponents(
       throw new Error(`${file} declares no component (a class calling super with a type token)`);
     return inFile;
   });
-  return { checker, root, components };
+  return { program, checker, root, components };
 }

@@ -35,34 +35,14 @@ import {
   promiseInner,
   unwrapEventual,
 } from "./tsTypes";
+import { Mapped, Site, TypeMapping, Unrepresentable } from "./mapping";
 import { mergedUnionType } from "./unions";
+
+export { Unrepresentable };
+export type { Mapped, Site };
 
 /** Property names whose numbers are whole: counts, ports, durations in whole units, sizes in bytes. */
 export const INTEGER_NAME = /(?:replicas|port|count|retain|generation|hours|minutes|seconds|bytes)$/i;
-
-/** Where a type is met: names anonymous types and says where an error is. */
-export interface Site {
-  /** `<Owner>.<property>` with `[]` / `{}` for array items and map values, e.g. `HostSpec.proxy`. */
-  readonly field: string;
-  /** The component or object type holding the property. */
-  readonly owner: string;
-  readonly property: string;
-  /** The declared type node, for alias names the checker does not keep. */
-  readonly typeNode?: ts.TypeNode;
-}
-
-/** A mapped type and the notes its description needs (allowed keys, allowed numbers). */
-export interface Mapped {
-  readonly spec: TypeSpec;
-  readonly notes: readonly string[];
-}
-
-/** A value that cannot cross the wire (a function, a promise, a resource without schema type). */
-export class Unrepresentable extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
 
 /** Objects, and intersections of them (`Partial<A> & { b?: string }`). */
 const isObjectLike = (type: ts.Type): boolean =>
@@ -80,7 +60,7 @@ function elementTypeNode(node: ts.TypeNode | undefined): ts.TypeNode | undefined
 }
 
 /** Maps TypeScript types into a {@link Registry}; one instance per generation. */
-export class TypeMapper {
+export class TypeMapper implements TypeMapping {
   constructor(
     readonly checker: ts.TypeChecker,
     readonly registry: Registry,

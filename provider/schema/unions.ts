@@ -10,7 +10,7 @@ import { pascal, token } from "./naming";
 import { MappedProperty, mapProperty, objectSpec, recordDocs } from "./objects";
 import { EnumTypeSpec, typeRef } from "./spec";
 import { isOptional } from "./tsTypes";
-import type { Mapped, Site, TypeMapper } from "./typeMapper";
+import type { Mapped, Site, TypeMapping } from "./mapping";
 
 /** One variant of the union and its discriminant value. */
 interface Variant {
@@ -64,7 +64,7 @@ const shape = (property: MappedProperty): string =>
 
 /** The discriminant: an enum property whose values carry their variants' doc comments. */
 function discriminantProperty(
-  mapper: TypeMapper,
+  mapper: TypeMapping,
   name: string,
   discriminant: string,
   variants: readonly Variant[],
@@ -95,7 +95,7 @@ function discriminantProperty(
 
 /** A non-discriminant property merged from the variants that declare it. */
 function mergedProperty(
-  mapper: TypeMapper,
+  mapper: TypeMapping,
   owner: string,
   property: string,
   discriminant: string,
@@ -119,7 +119,7 @@ function mergedProperty(
 
 /** The merged object type of the union `members` (the whole union type `whole`) met at `site`. */
 export function mergedUnionType(
-  mapper: TypeMapper,
+  mapper: TypeMapping,
   members: readonly ts.Type[],
   whole: ts.Type | undefined,
   site: Site,

@@ -1,6 +1,6 @@
 import { CertSpec } from "../../pki/certificates";
 import { buildSanList, SanEntry } from "../../pki/sans";
-import { ControlPlaneHostsSettings } from "./settings";
+import { ControlPlaneHostsSettings } from "./resolved";
 
 /**
  * The control plane's certificate table for hosts: the same leaves as containers

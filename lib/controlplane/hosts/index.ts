@@ -1,4 +1,5 @@
 export * from "./config";
+export * from "./resolved";
 export * from "./settings";
 export * from "./modeConfig";
 export * from "./binaries";

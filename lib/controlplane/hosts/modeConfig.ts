@@ -7,7 +7,8 @@ import { validateControlPlaneConfig } from "../validate";
 import { keyField } from "../../validation/labels";
 import { isPlainMap } from "../../validation/maps";
 import { ControlPlaneHostsConfig } from "./config";
-import { ControlPlaneHostsSettings, resolveControlPlaneHostsSettings } from "./settings";
+import { ControlPlaneHostsSettings } from "./resolved";
+import { resolveControlPlaneHostsSettings } from "./settings";
 
 /** Per-component settings that describe pods; on hosts one process runs per machine instead. */
 export const POD_ONLY_FIELDS: readonly (keyof ComponentConfig)[] = [

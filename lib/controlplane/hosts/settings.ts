@@ -1,9 +1,9 @@
 import { isIP } from "node:net";
 import { resolveArtifact } from "../../hosts/artifact";
-import { SERVICE_MANAGERS, ServiceManager } from "../../hosts/service";
+import { SERVICE_MANAGERS } from "../../hosts/service";
 import { safePath } from "../../hosts/shell";
 import { ResolvedHost, resolveHosts } from "../../hosts/spec";
-import { HostPort, validateHost, validateHostPort } from "../../validation/endpoints";
+import { validateHost, validateHostPort } from "../../validation/endpoints";
 import { ErrorCollector, check, show } from "../../validation/errors";
 import { keyField } from "../../validation/labels";
 import { hasOwnKey, requireMap } from "../../validation/maps";
@@ -16,56 +16,7 @@ import { ControlPlaneSettings } from "../settings";
 import { ComponentBinary, VERSION_FORM, binaryFamily, binaryFile } from "./binaries";
 import { ApiServiceHosts, ControlPlaneHostsConfig } from "./config";
 import { hostsOwnedFlags } from "./flags";
-
-/** Directories on every control-plane host, before rooting. */
-export interface ControlPlaneHostPaths {
-  /** Where binaries are installed (`hosts.binDir`). */
-  readonly binDir: string;
-  /** One sub-directory per component: `pki/` and `karmada.config`. */
-  readonly configDir: string;
-  /** Download cache of binary artifacts (`/var/cache/pulumi-karmada`). */
-  readonly cacheDir: string;
-  /** One `<component>.log` per component under the supervisor (`/var/log/pulumi-karmada`). */
-  readonly logDir: string;
-  /** Supervisor pid files (one sub-directory per service). */
-  readonly stateDir: string;
-}
-
-/**
- * Which install phase a component's services belong to (see the plan): `core` is karmada-apiserver
- * and kube-controller-manager — garbage collection and namespace finalization must run for as long as
- * any object inside Karmada exists, so it starts before and stops after all of them.
- */
-export type ControlPlanePhase = "core" | "aggregated" | "controllers";
-
-/** Resolved hosts-mode settings: every script is a pure function of these and the control plane's. */
-export interface ControlPlaneHostsSettings {
-  /** The machines (`hosts.machines`), with SSH defaults applied. */
-  readonly machines: readonly ResolvedHost[];
-  /** What keeps the components running: `systemd` or `supervisor`. */
-  readonly serviceManager: ServiceManager;
-  /** Enabled components in install order. */
-  readonly components: readonly ControlPlaneComponent[];
-  /** Binary of each enabled component. */
-  readonly binaries: Readonly<Partial<Record<ControlPlaneComponent, ComponentBinary>>>;
-  /** Where karmada-apiserver calls karmada-webhook. */
-  readonly webhook: HostPort;
-  /** Names fronting the aggregated APIs (absent: Endpoints with the host addresses). */
-  readonly apiServiceHosts: ApiServiceHosts;
-  /**
-   * karmada-apiserver routes aggregated APIs to Endpoints (`--enable-aggregator-routing`): true when
-   * the enabled APIs use Endpoints. Its resolver refuses ExternalName Services, so fronted APIs need it off.
-   */
-  readonly aggregatorRouting: boolean;
-  /** Whether components listen on all interfaces instead of the host's own address. */
-  readonly bindAllInterfaces: boolean;
-  /** Seconds a component may take to become healthy on a host before `up` fails. */
-  readonly healthTimeoutSeconds: number;
-  /** Seconds karmada-apiserver serves on after TERM with /readyz failing (`hosts.apiServerDrainSeconds`). */
-  readonly apiServerDrainSeconds: number;
-  /** Directories on every host. */
-  readonly paths: ControlPlaneHostPaths;
-}
+import { API_SERVICE_KEYS, ControlPlaneHostsSettings, ControlPlanePhase } from "./resolved";
 
 /** Drain of karmada-apiserver behind a load balancer: above HAProxy's default detection (2 s × 3 down, × 2 up). */
 const DEFAULT_DRAIN_SECONDS = 10;
@@ -105,13 +56,6 @@ export function componentPhase(component: ControlPlaneComponent): ControlPlanePh
 export function componentKey(component: ControlPlaneComponent): ComponentKey {
   return componentKeyOf(component)!;
 }
-
-/** Aggregated API servers and the `apiServiceHosts` key naming their front. */
-export const API_SERVICE_KEYS: Partial<Record<ControlPlaneComponent, keyof ApiServiceHosts>> = {
-  "karmada-aggregated-apiserver": "aggregatedApiserver",
-  "karmada-metrics-adapter": "metricsAdapter",
-  "karmada-search": "search",
-};
 
 /** Whether Kubernetes accepts `address` in Endpoints: an IP, not loopback, link-local or unspecified. */
 export function isEndpointAddress(address: string): boolean {

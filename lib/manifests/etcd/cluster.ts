@@ -1,7 +1,7 @@
 import { Chart } from "cdk8s";
 import { k8s } from "cdk8s-plus-33";
 import { EtcdInClusterSettings } from "../../etcd/settings";
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 import { synthChart } from "../karmada/chart";
 import { certificatesChecksumAnnotation } from "../workloads/metadata";
 import {

@@ -1,5 +1,5 @@
 import { EtcdInClusterSettings } from "../../etcd/settings";
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 import { etcdBackupManifests } from "./backup";
 import { etcdClusterManifests } from "./cluster";
 import { etcdBootstrapManifests, etcdMembershipManifests } from "./membership";

@@ -1,6 +1,6 @@
 import { Chart } from "cdk8s";
 import { k8s } from "cdk8s-plus-33";
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 import { KarmadaComponent } from "../../catalog/components";
 import { objectNames } from "../../controlplane/names";
 import { ControlPlaneSettings } from "../../controlplane/settings";

@@ -1,7 +1,7 @@
 import { Chart } from "cdk8s";
 import { k8s } from "cdk8s-plus-33";
 import { stringify } from "yaml";
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 import { PLACEHOLDERS } from "../placeholders";
 import { synthChart } from "./chart";
 import { KARMADA_RBAC_DEFAULTS_LABEL, RBAC_GROUP } from "./rbac";

@@ -1,5 +1,5 @@
 import { App, Chart } from "cdk8s";
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 
 /**
  * Builds one cdk8s chart and returns its objects as plain JSON. Every object in our charts carries an

@@ -1,4 +1,4 @@
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 import { ControlPlaneSettings } from "../../controlplane/settings";
 import { ApiBackend } from "./api-backends";
 import { clusterApiObjects, metricsAdapterApiObjects, searchApiObjects } from "./apiservices";

@@ -1,5 +1,5 @@
 import { k8s } from "cdk8s-plus-33";
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 import { synthChart } from "./chart";
 
 /** Group of every RBAC reference. */

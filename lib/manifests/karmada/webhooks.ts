@@ -1,5 +1,5 @@
 import { k8s } from "cdk8s-plus-33";
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 import { objectNames } from "../../controlplane/names";
 import { ControlPlaneSettings } from "../../controlplane/settings";
 import { check } from "../../validation/errors";

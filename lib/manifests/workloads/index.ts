@@ -1,5 +1,5 @@
 import { ControlPlaneSettings } from "../../controlplane/settings";
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 import { aggregatedApiServerManifests } from "./aggregated-apiserver";
 import { apiServerManifests } from "./apiserver";
 import { deschedulerManifests } from "./descheduler";

@@ -1,5 +1,5 @@
 import { ControlPlaneSettings } from "../../controlplane/settings";
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 import { WorkloadSpec, componentManifests } from "./workload";
 
 /** karmada-controller-manager: propagation, bindings, cluster status and the other Karmada controllers. */

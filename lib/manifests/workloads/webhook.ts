@@ -1,5 +1,5 @@
 import { ControlPlaneSettings } from "../../controlplane/settings";
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 import { WorkloadSpec, componentManifests } from "./workload";
 
 /** karmada-webhook: admission webhooks of the Karmada APIs; its Service maps 443 to the webhook port. */

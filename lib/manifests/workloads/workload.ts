@@ -4,7 +4,7 @@ import { CONTAINER_PATHS, componentFlags } from "../../controlplane/flags";
 import { ControlPlaneComponent, componentHealth, componentPorts } from "../../controlplane/flags-ports";
 import { objectNames } from "../../controlplane/names";
 import { ControlPlaneSettings } from "../../controlplane/settings";
-import type { KubeObject } from "../../kube/apply";
+import type { KubeObject } from "../../kube/object";
 import { KUBECONFIG_DIR, PKI_DIR } from "../../pki/layout";
 import { synthChart } from "../karmada/chart";
 import { certificatesChecksumAnnotation, objectAnnotations, objectLabels, selectorLabels } from "./metadata";

@@ -15,7 +15,7 @@ import {
   SYNC_MODES,
 } from "../../../lib/members/config";
 import { CONTROL_PLANE_MODES } from "../../../lib/controlplane/hosts/modeConfig";
-import { ETCD_MODES } from "../../../components/etcd/plan";
+import { ETCD_MODES } from "../../../components/etcd/args";
 import { SERVED_COMPONENTS } from "../../../provider/components";
 import { GeneratedSchema, generatePackageSchema } from "../../../provider/schema/generate";
 import { ComponentProgram, loadComponents } from "../../../provider/schema/program";
@@ -97,15 +97,20 @@ const enumValues = (ref: string | undefined): string[] => {
 };
 
 /**
- * Fields of each `<Class>Args` interface of the component files as TypeScript declares it (extends and
- * intersections included), found by name rather than through the constructor the generator reads.
+ * Fields of each component's `<Class>Args` interface as TypeScript declares it (extends and intersections
+ * included), found by name among the sources under components/ rather than through the constructor the
+ * generator reads.
  */
 function argsFields(): Map<string, { names: string[]; required: string[] }> {
   const { checker } = program;
-  const files = new Set(program.components.map((c) => c.declaration.getSourceFile()));
+  const componentsDir = path.join(ROOT, "components") + path.sep;
+  const files = program.program
+    .getSourceFiles()
+    .filter((f) => path.resolve(f.fileName).startsWith(componentsDir));
+  const argsNames = new Set(program.components.map((c) => `${c.name}Args`));
   const fields = new Map<string, { names: string[]; required: string[] }>();
-  for (const statement of [...files].flatMap((file) => [...file.statements])) {
-    if (!ts.isInterfaceDeclaration(statement) || !statement.name.text.endsWith("Args")) continue;
+  for (const statement of files.flatMap((file) => [...file.statements])) {
+    if (!ts.isInterfaceDeclaration(statement) || !argsNames.has(statement.name.text)) continue;
     const properties = checker.getPropertiesOfType(checker.getTypeAtLocation(statement));
     fields.set(statement.name.text.replace(/Args$/, ""), {
       names: properties.map((p) => p.name).sort(),
