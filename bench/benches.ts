@@ -13,6 +13,10 @@ export const BENCHES: readonly { readonly file: string; readonly what: string }[
     what: "10 push members in one `up` vs one (real engine, loopback API servers)",
   },
   {
+    file: "hundred-members.ts",
+    what: "100 push clusters on 3 member API servers in one `up` of the local estate, Ready under Karmada's controllers",
+  },
+  {
     file: "binary-estate.ts",
     what: "the local binary estate with the real engine: up, no-change up, preview, upgrade, destroy",
   },

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { SyncMode } from "../lib/members/config";
 import { memberObjectNames } from "../lib/members/names";
-import { claimClusterName, MemberContext } from "./members/context";
+import { claimClusterName, claimCredentialsNamespace, MemberContext } from "./members/context";
 import { planMember } from "./members/plan";
 import type { MemberRegistrationArgs } from "./members/args";
 import { registerPullMember } from "./members/pull";
@@ -38,9 +38,10 @@ export class MemberRegistration extends pulumi.ComponentResource {
    */
   constructor(name: string, args: MemberRegistrationArgs, opts: pulumi.ComponentResourceOptions = {}) {
     // validation before anything (this component included) is registered
-    const { controlPlane, member, settings } = planMember(name, args, opts);
+    const { controlPlane, member, settings, credentials } = planMember(name, args, opts);
     super("karmada:index:MemberRegistration", name, {}, { ...opts, protect: args.protect ?? opts.protect });
     claimClusterName(controlPlane, settings.clusterName, name);
+    if (credentials) claimCredentialsNamespace(credentials, name);
 
     const ctx: MemberContext = { name, parent: this, controlPlane, member, settings };
     this.clusterName = settings.clusterName;

@@ -55,7 +55,8 @@ export interface StackConfig {
    */
   readonly members?: MemberRegistrationConfig[];
   /**
-   * Member kubeconfigs by cluster name, one per entry of `members`; secret
+   * Member kubeconfigs by cluster name, one per entry of `members` — or one per member API server: a
+   * member without an entry uses that of the first member on its `apiEndpoint` that has one; secret
    * (`pulumi config set --secret --path 'karmada:memberKubeconfigs.<cluster>' < kubeconfig`).
    * @default {}
    */
@@ -168,9 +169,26 @@ function hostKubeconfigText(setting: string): string {
 }
 
 /**
+ * Whose `karmada:memberKubeconfigs` entry member `clusterName` uses: its own, or else the first member's
+ * on the same `apiEndpoint` that has one (Clusters sharing an API server share a kubeconfig: the engine
+ * passes all stack config to the program in one environment variable, which Linux caps at 128 KiB, so a
+ * hundred copies of one kubeconfig do not fit). Undefined when neither exists.
+ */
+export function kubeconfigSource(
+  members: readonly Pick<MemberRegistrationConfig, "clusterName" | "apiEndpoint">[],
+  clusterName: string,
+  has: (clusterName: string) => boolean,
+): string | undefined {
+  if (has(clusterName)) return clusterName;
+  const endpoint = members.find((m) => m.clusterName === clusterName)?.apiEndpoint;
+  return members.find((m) => m.apiEndpoint === endpoint && has(m.clusterName))?.clusterName;
+}
+
+/**
  * Checks the secret settings before anything registers — their Outputs resolve only while resources
  * are already being created: the SSH key parses (and is not passphrase-protected), the host kubeconfig
- * (contents or path) has the context to use, and the kubeconfig map has exactly one entry per member,
+ * (contents or path) has the context to use, and the kubeconfig map has an entry for every member (its own,
+ * or one of another member on its `apiEndpoint`) and none for anything else,
  * each a kubeconfig. Messages never include the values.
  */
 export function validateStackSecrets(plain: PlainStackSecrets, config: StackConfig): void {
@@ -203,15 +221,18 @@ export function validateStackSecrets(plain: PlainStackSecrets, config: StackConf
       "pulumi config set --secret --path 'karmada:memberKubeconfigs.<cluster>' \"$(cat kubeconfig)\"",
     );
     const entries = map as Record<string, unknown>;
+    const given = (name: string) =>
+      typeof entries[name] === "string" && (entries[name] as string).trim() !== "";
     for (const name of members) {
       errors.attempt(() => {
+        if (given(name))
+          return validateKubeconfigText(`karmada:memberKubeconfigs.${name}`, entries[name] as string);
         check(
-          typeof entries[name] === "string" && (entries[name] as string).trim() !== "",
+          kubeconfigSource(config.members ?? [], name, given) !== undefined,
           `karmada:memberKubeconfigs.${name}`,
-          "is missing: every member in karmada:members needs its kubeconfig",
+          "is missing: every member in karmada:members needs its kubeconfig, or another member on its apiEndpoint with one",
           "the member cluster's kubeconfig (secret)",
         );
-        validateKubeconfigText(`karmada:memberKubeconfigs.${name}`, entries[name] as string);
       });
     }
     for (const name of Object.keys(entries)) {

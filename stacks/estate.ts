@@ -6,7 +6,7 @@ import { Addon } from "../components/addon";
 import { KarmadaControlPlane } from "../components/karmadaControlPlane";
 import { MemberRegistration } from "../components/memberRegistration";
 import { defaultTarget } from "../lib/addons/config";
-import { StackConfig } from "./config";
+import { kubeconfigSource, StackConfig } from "./config";
 
 /** What one environment's estate exposes. */
 export interface Estate {
@@ -106,22 +106,28 @@ export function buildEstate(stackConfig: StackConfig): Estate {
     { ...config.controlPlane, crds: config.crds, etcd },
     { provider: hostProvider },
   );
-  // each member through its own provider: no edge between two members' resources
+  // each member API server through one provider of its own: no edge between two servers' resources.
+  // Members on one server (the same apiEndpoint) share the first one's provider: the engine runs every
+  // provider instance as a plugin process of its own (≈ 130 MiB each, docs/performance.md).
   const kubeconfigs = pulumi.secret(pulumi.output(config.memberKubeconfigs ?? {}));
-  const memberProviders = (config.members ?? []).map((m) => {
+  const kubeconfigOf = (clusterName: string) =>
     // secret: derived from the secret map (the scheduler estimator stores it in a Secret on the host)
-    const kubeconfig = kubeconfigs.apply((all) => {
-      if (!all[m.clusterName]) throw new Error(`karmada:memberKubeconfigs has no entry for ${m.clusterName}`);
-      return all[m.clusterName];
+    kubeconfigs.apply((all) => {
+      const source = kubeconfigSource(config.members ?? [], clusterName, (name) => Boolean(all[name]));
+      if (!source) throw new Error(`karmada:memberKubeconfigs has no entry for ${clusterName}`);
+      return all[source];
     });
-    return {
-      clusterName: m.clusterName,
-      kubeconfig,
-      provider: new k8s.Provider(`member-${m.clusterName}`, {
+  const byEndpoint = new Map<string, k8s.Provider>();
+  const memberProviders = (config.members ?? []).map((m) => {
+    const kubeconfig = kubeconfigOf(m.clusterName);
+    const provider =
+      byEndpoint.get(m.apiEndpoint) ??
+      new k8s.Provider(`member-${m.clusterName}`, {
         kubeconfig,
         clusterIdentifier: `member-${m.clusterName}`,
-      }),
-    };
+      });
+    byEndpoint.set(m.apiEndpoint, provider);
+    return { clusterName: m.clusterName, kubeconfig, provider };
   });
   const members = (config.members ?? []).map(
     (m, i) =>
@@ -137,11 +143,19 @@ export function buildEstate(stackConfig: StackConfig): Estate {
         ...addon,
         controlPlane,
         etcd,
-        // only addons that act on members take them (the Addon refuses members it would ignore)
-        ...(addon.target === "members" || addon.kind === "schedulerEstimator"
+        // only addons that act on members take them (the Addon refuses members it would ignore): the
+        // scheduler estimator one per Cluster, what installs into members once per API server
+        ...(addon.kind === "schedulerEstimator"
           ? { members: memberProviders }
-          : {}),
+          : addon.target === "members"
+            ? { members: onePerServer(memberProviders) }
+            : {}),
       }),
   );
   return { hostProvider, etcd, controlPlane, members, addons };
+}
+
+/** The first of each group of members sharing a provider (an API server): where to install things once. */
+function onePerServer<T extends { readonly provider: k8s.Provider }>(members: readonly T[]): T[] {
+  return members.filter((m, i) => members.findIndex((o) => o.provider === m.provider) === i);
 }

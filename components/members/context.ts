@@ -54,3 +54,40 @@ export function claimClusterName(
   registered.set(controlPlane, names);
   names.set(clusterName, owner);
 }
+
+/**
+ * Member-side credential namespaces in use, so that two registrations never share one on one member API
+ * server (they would share the fixed-name impersonator account, and removing one would remove the
+ * other's credentials). Keyed two ways, as a program can reach one server either way: by the member's
+ * provider object, and by the member's `apiEndpoint` at one control plane. Values: namespace → owner.
+ */
+const byMemberProvider = new WeakMap<pulumi.ProviderResource, Map<string, string>>();
+const byEndpoint = new WeakMap<KarmadaControlPlane, Map<string, string>>();
+
+/** What identifies one registration's member-side credentials. */
+export interface CredentialsPlace {
+  readonly controlPlane: KarmadaControlPlane;
+  readonly member: pulumi.ProviderResource;
+  readonly apiEndpoint: string;
+  readonly namespace: string;
+}
+
+const endpointKey = (place: CredentialsPlace) => `${place.apiEndpoint} ${place.namespace}`;
+
+/** The registration already keeping its member credentials in `place`, if any. */
+export function credentialsNamespaceOwner(place: CredentialsPlace): string | undefined {
+  return (
+    byMemberProvider.get(place.member)?.get(place.namespace) ??
+    byEndpoint.get(place.controlPlane)?.get(endpointKey(place))
+  );
+}
+
+/** Records `place` for `owner` (after {@link credentialsNamespaceOwner} found it free). */
+export function claimCredentialsNamespace(place: CredentialsPlace, owner: string): void {
+  const ofProvider = byMemberProvider.get(place.member) ?? new Map<string, string>();
+  byMemberProvider.set(place.member, ofProvider);
+  ofProvider.set(place.namespace, owner);
+  const ofControlPlane = byEndpoint.get(place.controlPlane) ?? new Map<string, string>();
+  byEndpoint.set(place.controlPlane, ofControlPlane);
+  ofControlPlane.set(endpointKey(place), owner);
+}

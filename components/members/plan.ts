@@ -5,7 +5,7 @@ import { ConfigError, ErrorCollector, show } from "../../lib/validation/errors";
 import { KarmadaControlPlane } from "../karmadaControlPlane";
 import type { MemberRegistrationArgs } from "./args";
 import { providerFromOptions, requireComponent } from "../providers";
-import { clusterNameOwner } from "./context";
+import { clusterNameOwner, credentialsNamespaceOwner, CredentialsPlace } from "./context";
 
 /** What a registration is built from, known before it registers anything. */
 export interface MemberPlan {
@@ -13,6 +13,8 @@ export interface MemberPlan {
   /** The member cluster's provider. */
   readonly member: pulumi.ProviderResource;
   readonly settings: MemberSettings;
+  /** Where its member-side credentials live; absent when it creates none (pull, reportSecrets off). */
+  readonly credentials?: CredentialsPlace;
 }
 
 /**
@@ -63,9 +65,34 @@ export function planMember(
       );
     }
   }
+  // resolved only from valid settings: the defaults assume validation passed
+  const settings = errors.errors.length === 0 ? resolveMemberSettings(args) : undefined;
+  const credentials =
+    controlPlane && member && settings && createsMemberCredentials(settings)
+      ? {
+          controlPlane,
+          member,
+          apiEndpoint: settings.apiEndpoint,
+          namespace: settings.credentialsNamespace,
+        }
+      : undefined;
+  const sharing = credentials && credentialsNamespaceOwner(credentials);
+  if (sharing !== undefined) {
+    errors.add(
+      new ConfigError(
+        "credentialsNamespace",
+        `${show(credentials!.namespace)} of member ${show(credentials!.apiEndpoint)} already holds the credentials of ${show(sharing)}; two registrations on one member API server would share its impersonator account`,
+        `a namespace of its own on that server, e.g. ${show(`karmada-cluster-${args.clusterName}`)} (push mode)`,
+      ),
+    );
+  }
   errors.throwIfAny(`MemberRegistration ${show(name)}`);
-  return { controlPlane: controlPlane!, member: member!, settings: resolveMemberSettings(args) };
+  return { controlPlane: controlPlane!, member: member!, settings: settings!, credentials };
 }
+
+/** Whether a registration creates credentials in the member: push always, pull when the agent reports them. */
+const createsMemberCredentials = (settings: MemberSettings) =>
+  settings.mode === "Push" || settings.pull?.reportSecrets === true;
 
 /**
  * The member's kubernetes provider from the resource options. Never the ambient default, never the

@@ -1,5 +1,5 @@
 import { DEFAULT_LEAF_VALIDITY_HOURS } from "../pki/certificates";
-import { AGENT_NAMESPACE } from "./names";
+import { AGENT_NAMESPACE, CLUSTER_NAMESPACE } from "./names";
 
 /** How Karmada reaches the member: it pushes (controller-manager) or the member pulls (karmada-agent). */
 export type SyncMode = "Push" | "Pull";
@@ -123,6 +123,15 @@ export interface MemberRegistrationConfig {
   readonly proxyURL?: string;
   /** Skip verifying the member's serving certificate (push only). @default false */
   readonly insecureSkipTLSVerification?: boolean;
+  /**
+   * Push only: namespace in the member holding the ServiceAccounts and token Secrets Karmada reaches it
+   * with (karmadactl's `karmada-cluster`). Registrations sharing one member API server (a staging
+   * server carrying many Clusters, a scale test) each need their own: the impersonator account's name
+   * is fixed, so with one namespace they would share it, and removing one would remove the others'
+   * credentials. A DNS-1123 label; created here and deleted with the registration.
+   * @default "karmada-cluster"
+   */
+  readonly credentialsNamespace?: string;
   /** @default "full" (as karmadactl) */
   readonly permissions?: MemberPermissions;
   /** Rules added to the `leastPrivilege` role. @default [] */
@@ -171,6 +180,8 @@ export interface MemberSettings {
   readonly taints: readonly Required<ClusterTaint>[];
   readonly proxyURL?: string;
   readonly insecureSkipTLSVerification: boolean;
+  /** Namespace of the member-side accounts and token Secrets (pull: always `karmada-cluster`). */
+  readonly credentialsNamespace: string;
   readonly permissions: MemberPermissions;
   readonly extraRules: readonly PolicyRule[];
   /** Present in pull mode only. */
@@ -201,6 +212,7 @@ export function resolveMemberSettings(config: MemberRegistrationConfig): MemberS
     taints: (config.taints ?? []).map((t) => ({ key: t.key, value: t.value ?? "", effect: t.effect })),
     proxyURL: config.proxyURL,
     insecureSkipTLSVerification: config.insecureSkipTLSVerification ?? false,
+    credentialsNamespace: config.credentialsNamespace ?? CLUSTER_NAMESPACE,
     permissions: config.permissions ?? MEMBER_DEFAULTS.permissions,
     extraRules: config.extraRules ?? [],
     pull:

@@ -1,6 +1,6 @@
 import type { KubeObject } from "../kube/object";
 import { MemberSettings } from "./config";
-import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, memberObjectNames } from "./names";
+import { KARMADA_SYSTEM_LABEL, memberObjectNames } from "./names";
 import { clusterRoleWithBinding, memberAccessRules } from "./rbac";
 
 /** Annotation tying a token Secret to its ServiceAccount (the token controller fills such Secrets). */
@@ -34,7 +34,7 @@ export function tokenSecretObject(spec: TokenSecretSpec): KubeObject {
 
 /** Member-side objects of the credentials Karmada uses to reach a member (what `karmadactl join` creates). */
 export interface MemberCredentialObjects {
-  /** Namespace `karmada-cluster` in the member. */
+  /** The credentials namespace in the member (`karmada-cluster` by default). */
   readonly namespace: KubeObject[];
   /** ServiceAccounts `karmada-<cluster>` and `karmada-impersonator`, ClusterRole and -Binding. */
   readonly access: KubeObject[];
@@ -44,42 +44,43 @@ export interface MemberCredentialObjects {
 
 /**
  * The member-side credential objects, named as karmadactl names them and labelled
- * `karmada.io/system=true`: namespace `karmada-cluster`; ServiceAccount `karmada-<cluster>` bound by
+ * `karmada.io/system=true`: the credentials namespace (`karmada-cluster` by default); ServiceAccount `karmada-<cluster>` bound by
  * ClusterRole/-Binding `karmada-controller-manager:karmada-<cluster>` to the rules of `permissions`;
  * ServiceAccount `karmada-impersonator` (no role of its own: Karmada grants impersonation itself);
  * one token Secret per ServiceAccount, named after it.
  */
 export function memberCredentialObjects(
-  settings: Pick<MemberSettings, "clusterName" | "permissions" | "extraRules">,
+  settings: Pick<MemberSettings, "clusterName" | "credentialsNamespace" | "permissions" | "extraRules">,
 ): MemberCredentialObjects {
   const names = memberObjectNames(settings.clusterName);
+  const namespace = settings.credentialsNamespace;
   const labels = { ...KARMADA_SYSTEM_LABEL };
   const serviceAccount = (name: string): KubeObject => ({
     apiVersion: "v1",
     kind: "ServiceAccount",
-    metadata: { name, namespace: CLUSTER_NAMESPACE, labels },
+    metadata: { name, namespace, labels },
   });
   return {
-    namespace: [{ apiVersion: "v1", kind: "Namespace", metadata: { name: CLUSTER_NAMESPACE, labels } }],
+    namespace: [{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace, labels } }],
     access: [
       serviceAccount(names.serviceAccount),
       serviceAccount(names.impersonatorServiceAccount),
       ...clusterRoleWithBinding(
         names.clusterRole,
         memberAccessRules(settings.permissions, settings.extraRules),
-        { kind: "ServiceAccount", name: names.serviceAccount, namespace: CLUSTER_NAMESPACE },
+        { kind: "ServiceAccount", name: names.serviceAccount, namespace },
         labels,
       ),
     ],
     tokens: {
       credential: {
         name: names.serviceAccount,
-        namespace: CLUSTER_NAMESPACE,
+        namespace,
         serviceAccount: names.serviceAccount,
       },
       impersonator: {
         name: names.impersonatorServiceAccount,
-        namespace: CLUSTER_NAMESPACE,
+        namespace,
         serviceAccount: names.impersonatorServiceAccount,
       },
     },

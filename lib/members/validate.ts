@@ -235,6 +235,17 @@ export function validateMemberConfig(config: MemberRegistrationConfig): void {
       ),
     );
   }
+  if (config.credentialsNamespace !== undefined) {
+    run(() => validateDns1123Label("credentialsNamespace", config.credentialsNamespace!));
+    run(() =>
+      check(
+        config.mode === "Push",
+        "credentialsNamespace",
+        "only applies to push mode (karmada-agent's --cluster-namespace names both the member's and Karmada's namespace)",
+        'mode: "Push"',
+      ),
+    );
+  }
   if (config.pull !== undefined) {
     run(() =>
       check(config.mode === "Pull", "pull", `is given but mode is ${show(config.mode)}`, 'mode: "Pull"'),

@@ -97,6 +97,7 @@ function placeholderBed(dir: string, standIn: { server: string; kubeconfigPath: 
     crds: crdBundle(),
     members: layout.members.map((m) => ({
       clusterName: m.clusterName,
+      apiEndpoint: m.apiEndpoint,
       kubeconfigPath: standIn.kubeconfigPath,
     })),
   };

@@ -64,7 +64,11 @@ export interface LocalStack {
 export type StackBed = Pick<Bed, "sshKeyPath" | "artifacts" | "etcdVersion" | "crds" | "previousRelease"> & {
   readonly etcdHosts: readonly PinnedHost[];
   readonly controlPlaneHosts: readonly PinnedHost[];
-  readonly members: readonly { readonly clusterName: string; readonly kubeconfigPath: string }[];
+  readonly members: readonly {
+    readonly clusterName: string;
+    readonly apiEndpoint: string;
+    readonly kubeconfigPath: string;
+  }[];
 };
 
 /** A machine by name with its pinned SSH host key. */
@@ -198,27 +202,46 @@ export function prepareSandboxStack(dir: string, spec: SandboxStackSpec): LocalS
     { mode: 0o600 },
   );
   run(["stack", "select", "--create", "--secrets-provider", "passphrase", spec.name], { quiet: true });
-  for (const [key, value] of Object.entries(spec.secrets)) {
-    run(["config", "set", "--secret", "--path", key], { input: value, quiet: true });
-  }
+  // one CLI run for all of them (a hundred members are a hundred kubeconfigs)
+  const secretArgs = Object.entries(spec.secrets).flatMap(([key, value]) => ["--secret", `${key}=${value}`]);
+  if (secretArgs.length) run(["config", "set-all", "--path", ...secretArgs], { quiet: true });
   return { workDir, env, pulumi, run };
 }
 
 /** The local estate's stack for `bed` (settings from Pulumi.local.yaml, `edit` applied). */
 export function prepareLocalStack(dir: string, bed: StackBed, edit?: SettingsEdit): LocalStack {
+  const config = localStackConfig(bed, edit);
   return prepareSandboxStack(dir, {
     name: LOCAL_STACK,
     settingsSource: LOCAL_STACK_FILE,
-    config: localStackConfig(bed, edit),
+    config,
     secrets: {
       "karmada:sshPrivateKey": fs.readFileSync(bed.sshKeyPath, "utf8"),
-      ...Object.fromEntries(
-        bed.members.map((m) => [
-          `karmada:memberKubeconfigs.${m.clusterName}`,
-          fs.readFileSync(m.kubeconfigPath, "utf8"),
-        ]),
-      ),
+      ...memberKubeconfigSecrets(bed, (config["karmada:members"] ?? []) as readonly MemberEntry[]),
     },
     passphrase: LOCAL_PASSPHRASE,
   });
+}
+
+/** What a member entry of the settings says about where it is. */
+type MemberEntry = { readonly clusterName: string; readonly apiEndpoint: string };
+
+/**
+ * The listed members' kubeconfig secrets, one per member API server: a bed member's own, under its name;
+ * members an edit added on a bed member's API server (many Clusters on one server) use that entry
+ * (stacks/config.ts `kubeconfigSource`) — a copy each would outgrow what the engine can pass to the program.
+ */
+export function memberKubeconfigSecrets(
+  bed: Pick<StackBed, "members">,
+  members: readonly MemberEntry[],
+): Record<string, string> {
+  for (const m of members) {
+    if (!bed.members.some((b) => b.clusterName === m.clusterName || b.apiEndpoint === m.apiEndpoint))
+      throw new Error(`member ${m.clusterName}: no bed member serves ${m.apiEndpoint}`);
+  }
+  return Object.fromEntries(
+    bed.members
+      .filter((b) => members.some((m) => m.clusterName === b.clusterName))
+      .map((b) => [`karmada:memberKubeconfigs.${b.clusterName}`, fs.readFileSync(b.kubeconfigPath, "utf8")]),
+  );
 }

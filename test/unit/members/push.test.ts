@@ -35,6 +35,7 @@ describe("MemberRegistration, push mode (karmadactl join)", () => {
         apiEndpoint: "https://edge-2.example.com:6443",
         caBundle: "-----BEGIN CERTIFICATE-----\nload-balancer-ca\n-----END CERTIFICATE-----\n",
         insecureSkipTLSVerification: true,
+        credentialsNamespace: "karmada-cluster-edge-2",
       },
     ]);
     mine = childrenOf(estate.records, componentOf(estate.records, "edge-1"));
@@ -97,6 +98,32 @@ describe("MemberRegistration, push mode (karmadactl join)", () => {
       "load-balancer-ca",
     );
     expect(other.get("Cluster//edge-2")!.inputs.spec.insecureSkipTLSVerification).toBe(true);
+  });
+
+  it("keeps a registration's member-side accounts and tokens in its credentialsNamespace when given; Karmada's side stays in karmada-cluster", () => {
+    const other = objectsOf(childrenOf(estate.records, componentOf(estate.records, "edge-2")));
+    const edge2 = find(estate.records, "pulumi:providers:kubernetes", "member-edge-2");
+    const memberSide = [...other.keys()].filter(
+      (key) =>
+        /^(Namespace|ServiceAccount|Secret|ClusterRoleBinding)\//.test(key) &&
+        through(other.get(key)!, edge2),
+    );
+    expect(memberSide.sort()).toEqual([
+      "ClusterRoleBinding//karmada-controller-manager:karmada-edge-2",
+      "Namespace//karmada-cluster-edge-2",
+      "Secret/karmada-cluster-edge-2/karmada-edge-2",
+      "Secret/karmada-cluster-edge-2/karmada-impersonator",
+      "ServiceAccount/karmada-cluster-edge-2/karmada-edge-2",
+      "ServiceAccount/karmada-cluster-edge-2/karmada-impersonator",
+    ]);
+    expect(
+      other.get("ClusterRoleBinding//karmada-controller-manager:karmada-edge-2")!.inputs.subjects,
+    ).toEqual([{ kind: "ServiceAccount", name: "karmada-edge-2", namespace: "karmada-cluster-edge-2" }]);
+    expect(other.get("Cluster//edge-2")!.inputs.spec.secretRef).toEqual({
+      namespace: "karmada-cluster",
+      name: "edge-2",
+    });
+    expect(other.get("Secret/karmada-cluster/edge-2-impersonator")).toBeDefined();
   });
 
   it("declares the Cluster object with every cluster field, the secret references and the member's id", () => {

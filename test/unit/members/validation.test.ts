@@ -153,6 +153,18 @@ describe("member config validation", () => {
       /only applies to push mode/,
     ],
     ["agent namespace", { mode: "Pull", pull: { namespace: "Karmada" } }, "pull.namespace", /DNS-1123 label/],
+    [
+      "credentials namespace",
+      { credentialsNamespace: "Karmada_Cluster" },
+      "credentialsNamespace",
+      /DNS-1123 label/,
+    ],
+    [
+      "credentialsNamespace in pull mode",
+      { mode: "Pull", credentialsNamespace: "karmada-cluster-a" },
+      "credentialsNamespace",
+      /only applies to push mode.*\(allowed: mode: "Push"\)/,
+    ],
     ["generation", { credentialGeneration: -1 }, "credentialGeneration", /out of range/],
     ["protect that is not a boolean", { protect: "yes" as never }, "protect", /"yes" is not a boolean/],
   ];
@@ -200,6 +212,57 @@ describe("MemberRegistration construction errors", () => {
     );
     expect(error.field).toBe("clusterName");
     expect(error.message).toMatch(/"twice" is already registered with "karmada" by "first"/);
+  });
+
+  it("refuses two registrations keeping credentials in one namespace of one member API server, by endpoint or by provider", () => {
+    const shared = {
+      ...base,
+      apiEndpoint: "https://shared.example.com:6443",
+      controlPlane: estate.controlPlane,
+    };
+    new MemberRegistration("s1", { ...shared, clusterName: "s1" }, { provider: memberProvider("s1") });
+    const byEndpoint = configError(
+      () =>
+        new MemberRegistration("s2", { ...shared, clusterName: "s2" }, { provider: memberProvider("s2") }),
+    );
+    expect(byEndpoint.field).toBe("credentialsNamespace");
+    expect(byEndpoint.message).toMatch(
+      /"karmada-cluster" of member "https:\/\/shared.example.com:6443" already holds the credentials of "s1".*\(allowed: a namespace of its own on that server, e.g. "karmada-cluster-s2"/,
+    );
+    const provider = memberProvider("p1");
+    new MemberRegistration(
+      "p1",
+      {
+        ...base,
+        clusterName: "p1",
+        apiEndpoint: "https://p1.example.com:6443",
+        controlPlane: estate.controlPlane,
+      },
+      { provider },
+    );
+    const byProvider = configError(
+      () =>
+        new MemberRegistration(
+          "p2",
+          {
+            ...base,
+            clusterName: "p2",
+            apiEndpoint: "https://p1-alias.example.com:6443",
+            controlPlane: estate.controlPlane,
+          },
+          { provider },
+        ),
+    );
+    expect(byProvider.field).toBe("credentialsNamespace");
+    // a namespace of its own on the same server is accepted, by endpoint and by provider
+    expect(
+      () =>
+        new MemberRegistration(
+          "s3",
+          { ...shared, clusterName: "s3", credentialsNamespace: "karmada-cluster-s3" },
+          { provider },
+        ),
+    ).not.toThrow();
   });
 
   it("needs the member's provider, and not the Karmada one", () => {

@@ -19,6 +19,13 @@ describe("stacks/ program (config-driven)", () => {
         "karmada:members": [
           { clusterName: "edge-1", mode: "Push", apiEndpoint: "https://10.0.1.1:6443" },
           { clusterName: "edge-2", mode: "Pull", apiEndpoint: "https://10.0.2.1:6443" },
+          // a second Cluster on edge-1's API server, its credentials apart, edge-1's kubeconfig
+          {
+            clusterName: "edge-1b",
+            mode: "Push",
+            apiEndpoint: "https://10.0.1.1:6443",
+            credentialsNamespace: "karmada-cluster-edge-1b",
+          },
         ],
         "karmada:memberKubeconfigs": {
           "edge-1": testKubeconfig("edge-1"),
@@ -43,21 +50,35 @@ describe("stacks/ program (config-driven)", () => {
     ));
   });
 
-  it("registers two members, one push and one pull, each through its own provider", () => {
+  it("registers the members, push and pull, each API server through one provider of its own", () => {
     const clusters = records.filter((r) => r.type === "kubernetes:cluster.karmada.io/v1alpha1:Cluster");
     expect(clusters.map((c) => [c.inputs.metadata.name, c.inputs.spec?.syncMode]).sort()).toEqual([
       ["edge-1", "Push"],
+      ["edge-1b", "Push"],
       ["edge-2", "Pull"],
     ]);
     const providers = records.filter((r) => r.type === "pulumi:providers:kubernetes").map((r) => r.name);
-    expect(providers).toEqual(
-      expect.arrayContaining(["host", "karmada-karmada", "member-edge-1", "member-edge-2"]),
+    expect(providers.filter((p) => p.startsWith("member-")).sort()).toEqual([
+      "member-edge-1",
+      "member-edge-2",
+    ]);
+    // edge-1b's member-side objects go through edge-1's provider, in its own namespace
+    const edge1 = records.find(
+      (r) => r.type === "pulumi:providers:kubernetes" && r.name === "member-edge-1",
+    )!;
+    const edge1bTokens = records.filter(
+      (r) => r.type === "kubernetes:core/v1:Secret" && r.name.startsWith("edge-1b-member-token-"),
     );
+    expect(edge1bTokens.map((r) => r.inputs.metadata.namespace)).toEqual([
+      "karmada-cluster-edge-1b",
+      "karmada-cluster-edge-1b",
+    ]);
+    for (const r of edge1bTokens) expect(r.provider.startsWith(`${edge1.urn}::`)).toBe(true);
     for (const p of records.filter((r) => r.name.startsWith("member-")))
       expect(p.secretPaths).toContain("kubeconfig");
   });
 
-  it("installs the descheduler and a generic manifest addon on every member", () => {
+  it("installs the descheduler, and a generic manifest addon once on every member API server", () => {
     const objects = kubeObjects(records);
     expect(objects.get("Deployment/karmada-system/karmada-descheduler")).toBeDefined();
     const teamNamespaces = records.filter(
@@ -67,9 +88,9 @@ describe("stacks/ program (config-driven)", () => {
     expect(new Set(teamNamespaces.map((r) => r.provider)).size).toBe(2);
   });
 
-  it("gives the scheduler estimator every member with its kubeconfig, kept secret", () => {
+  it("gives the scheduler estimator every member Cluster with its kubeconfig, kept secret", () => {
     const objects = kubeObjects(records);
-    for (const cluster of ["edge-1", "edge-2"]) {
+    for (const cluster of ["edge-1", "edge-1b", "edge-2"]) {
       expect(objects.get(`Deployment/karmada-system/karmada-scheduler-estimator-${cluster}`)).toBeDefined();
     }
     const kubeconfigSecrets = records.filter(
@@ -78,7 +99,7 @@ describe("stacks/ program (config-driven)", () => {
         /estimator/.test(r.name) &&
         JSON.stringify(r.inputs).includes("https://edge-"),
     );
-    expect(kubeconfigSecrets.length).toBe(2);
+    expect(kubeconfigSecrets.length).toBe(3);
     for (const secret of kubeconfigSecrets) expect(secret.secretPaths.length).toBeGreaterThan(0);
   });
 
@@ -106,6 +127,21 @@ describe("stacks/ program (config-driven)", () => {
     expect(
       attempt({ memberKubeconfigs: JSON.stringify({ "edge-1": testKubeconfig("edge-1") }) }),
     ).toBeUndefined();
+    // a member on another member's API server may go without an entry of its own; one elsewhere may not
+    const shared = [
+      ...members,
+      { clusterName: "edge-1b", mode: "Push" as const, apiEndpoint: "https://10.0.1.1:6443" },
+      { clusterName: "edge-3", mode: "Push" as const, apiEndpoint: "https://10.0.3.1:6443" },
+    ];
+    const one = JSON.stringify({ "edge-1": testKubeconfig("edge-1") });
+    let error: Error | undefined;
+    try {
+      validateStackSecrets({ memberKubeconfigs: one }, { members: shared });
+    } catch (e) {
+      error = e as Error;
+    }
+    expect(error?.message).toMatch(/karmada:memberKubeconfigs\.edge-3: is missing/);
+    expect(error?.message).not.toMatch(/edge-1b/);
   });
 
   it("rejects unknown stack settings by name", async () => {
