@@ -161,13 +161,16 @@ function psql(bin: string, port: number, login: PsqlLogin, sql: string): string 
       login.database,
       "-v",
       "ON_ERROR_STOP=1",
-      "-Atc",
-      sql,
+      "-At",
+      "-f",
+      "-",
     ],
     {
       encoding: "utf8",
       env: { ...process.env, PGPASSWORD: login.password },
-      stdio: ["ignore", "pipe", "pipe"],
+      // on stdin, not the command line: a failure's message quotes the command line, and SQL may hold a password
+      input: sql,
+      stdio: ["pipe", "pipe", "pipe"],
     },
   );
 }

@@ -438,7 +438,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     expect(deployment.pending_operations ?? []).toEqual([]);
   };
 
-  test("state in PostgreSQL: of two `up`s started together exactly one proceeds and changes nothing; the other fails at once naming the lock's holder; the state exports cleanly", async () => {
+  test("state in PostgreSQL: of two `up`s a moment apart exactly one proceeds and changes nothing; the other fails at once naming the lock's holder; the state exports cleanly", async () => {
     expect(estate.engine.backendUrl).toMatch(/^postgres:\/\/.*@127\.0\.0\.1:/);
     // the second starts the moment the first holds the lock: two CI jobs a moment apart
     const first = startCli(estate.engine, estate.stack.workspace.workDir, up());
