@@ -4,16 +4,25 @@ import { applyObjects, KubeObject } from "../../lib/kube/apply";
 import { clusterObject } from "../../lib/members/cluster";
 import { MemberContext } from "./context";
 
+/** The kube-system read of each member provider, so that Clusters sharing one API server read it once. */
+const kubeSystemReads = new WeakMap<pulumi.ProviderResource, k8s.core.v1.Namespace>();
+
 /**
  * The member's `kube-system` Namespace, read (not managed) through the member's provider: its UID is
  * the cluster id that karmadactl join and karmada-agent (pkg/util `ObtainClusterID`) record as the
- * Cluster's `spec.id`.
+ * Cluster's `spec.id`. One read per member provider: registrations sharing a provider (many Clusters on
+ * one API server) use the first one's `<registration>-member-kube-system` (a hundred reads of three
+ * objects were a tenth of a hundred-cluster `up`'s steps, docs/performance.md).
  */
 export function readMemberKubeSystem(ctx: MemberContext): k8s.core.v1.Namespace {
-  return k8s.core.v1.Namespace.get(`${ctx.name}-member-kube-system`, "kube-system", {
+  const known = kubeSystemReads.get(ctx.member);
+  if (known) return known;
+  const read = k8s.core.v1.Namespace.get(`${ctx.name}-member-kube-system`, "kube-system", {
     parent: ctx.parent,
     provider: ctx.member,
   });
+  kubeSystemReads.set(ctx.member, read);
+  return read;
 }
 
 /**

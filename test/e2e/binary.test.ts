@@ -407,6 +407,77 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(column("READY")).toEqual(["True", "True", "True"]);
   });
 
+  test("two more Clusters on member1's API server, each with its own credentialsNamespace: both Ready under the controllers; removing one deletes only its credentials, the other and member1 stay Ready", async () => {
+    const member1 = estate.bed.members.find((m) => m.clusterName === "member1")!;
+    const member1Api = credentialsFromKubeconfig(fs.readFileSync(member1.kubeconfigPath, "utf8"));
+    const shared = ["shared-a", "shared-b"];
+    const withShared =
+      (names: readonly string[]): SettingsEdit =>
+      (config) => {
+        atPreviousRelease(estate.bed)(config);
+        for (const clusterName of names) {
+          config["karmada:members"].push({
+            clusterName,
+            mode: "Push",
+            apiEndpoint: member1.apiEndpoint,
+            credentialsNamespace: `karmada-cluster-${clusterName}`,
+          });
+        }
+      };
+    const ready = async () =>
+      (await apiGet(karmada, "/apis/cluster.karmada.io/v1alpha1/clusters")).items
+        .filter((c: any) => c.status?.conditions?.some((x: any) => x.type === "Ready" && x.status === "True"))
+        .map((c: any) => c.metadata.name as string)
+        .sort();
+    const impersonatorToken = async (namespace: string) =>
+      (await apiGet(member1Api, `/api/v1/namespaces/${namespace}/secrets/karmada-impersonator`)).data.token;
+    const member1Token = await impersonatorToken("karmada-cluster");
+
+    const added = await (
+      await estate.stack(withShared(shared))
+    ).stack.up({ ...LOCAL_RUN_OPTIONS, color: "never" });
+    expect(added.summary.resourceChanges?.create).toBe(22);
+    await waitFor(
+      "shared-a and shared-b Ready",
+      async () => (await ready()).join() === ["member1", "member2", "member3", ...shared].join(),
+      120_000,
+      1000,
+    );
+    const sharedB = await impersonatorToken("karmada-cluster-shared-b");
+    expect(new Set([member1Token, await impersonatorToken("karmada-cluster-shared-a"), sharedB]).size).toBe(
+      3,
+    );
+
+    const removed = await (
+      await estate.stack(withShared(["shared-b"]))
+    ).stack.up({
+      ...LOCAL_RUN_OPTIONS,
+      color: "never",
+    });
+    expect(removed.summary.resourceChanges?.delete).toBe(11);
+    await waitFor(
+      "shared-a's credentials namespace gone from member1",
+      async () =>
+        (await apiRequest(member1Api, "GET", "/api/v1/namespaces/karmada-cluster-shared-a")).status === 404,
+      120_000,
+      1000,
+    );
+    // two of the controller's 10 s status periods: the others keep working with their own credentials
+    await new Promise((resolve) => setTimeout(resolve, 20_000));
+    expect(await ready()).toEqual(["member1", "member2", "member3", "shared-b"]);
+    expect(await impersonatorToken("karmada-cluster-shared-b")).toBe(sharedB);
+    expect(await impersonatorToken("karmada-cluster")).toBe(member1Token);
+
+    const back = await (
+      await estate.stack(atPreviousRelease(estate.bed))
+    ).stack.up({
+      ...LOCAL_RUN_OPTIONS,
+      color: "never",
+    });
+    expect(back.summary.resourceChanges?.delete).toBe(11);
+    expect(await ready()).toEqual(["member1", "member2", "member3"]);
+  });
+
   test("the sample Deployment + PropagationPolicy, applied as npm start prints it, reaches every member", async () => {
     const karmadactl = requireBinary("karmadactl");
     await execFileAsync(karmadactl, ["--kubeconfig", adminKubeconfigFile, "apply", "-f", SAMPLE]);

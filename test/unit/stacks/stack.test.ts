@@ -74,6 +74,14 @@ describe("stacks/ program (config-driven)", () => {
       "karmada-cluster-edge-1b",
     ]);
     for (const r of edge1bTokens) expect(r.provider.startsWith(`${edge1.urn}::`)).toBe(true);
+    // one kube-system read per server: edge-1b's Cluster takes its id from edge-1's (mocks name the
+    // simulated UID after the read)
+    const clusterId = (name: string) =>
+      records.find(
+        (r) => r.type === "kubernetes:cluster.karmada.io/v1alpha1:Cluster" && r.inputs.metadata.name === name,
+      )!.inputs.spec.id;
+    expect(clusterId("edge-1b")).toBe("uid-edge-1-member-kube-system");
+    expect(clusterId("edge-1")).toBe("uid-edge-1-member-kube-system");
     for (const p of records.filter((r) => r.name.startsWith("member-")))
       expect(p.secretPaths).toContain("kubeconfig");
   });
