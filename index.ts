@@ -27,8 +27,9 @@ export type {
   ControlPlaneHostsConfig,
 } from "./lib/controlplane/hosts/config";
 export type { CrdSource } from "./lib/crds/source";
-export type { EtcdBackupArgs, EtcdHostsArgs, EtcdSnapshotSource } from "./lib/etcd/hosts/settings";
-export type { EtcdInClusterArgs, EtcdStorage, EtcdBackupTarget } from "./lib/etcd/settings";
+export type { EtcdBackupArgs, EtcdHostsArgs, EtcdSnapshotSource } from "./lib/etcd/hosts/args";
+export type { EtcdInClusterArgs } from "./lib/etcd/config";
+export type { EtcdStorage, EtcdBackupTarget } from "./lib/etcd/settings";
 export type { ArtifactSource } from "./lib/hosts/artifact";
 export type { ServiceManager } from "./lib/hosts/service";
 export type { HostSpec, ProxySpec } from "./lib/hosts/spec";

@@ -1,10 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import { EtcdHostsSettings, resolveEtcdHostsSettings } from "../../lib/etcd/hosts/settings";
-import {
-  EtcdInClusterArgs,
-  EtcdInClusterSettings,
-  resolveEtcdInClusterSettings,
-} from "../../lib/etcd/settings";
+import { EtcdHostsSettings } from "../../lib/etcd/hosts/settings";
+import { resolveEtcdHostsSettings } from "../../lib/etcd/hosts/resolve";
+import { EtcdInClusterArgs } from "../../lib/etcd/config";
+import { EtcdInClusterSettings } from "../../lib/etcd/settings";
+import { resolveEtcdInClusterSettings } from "../../lib/etcd/resolve";
 import { validatePkiConfig } from "../../lib/pki/config-check";
 import { ConfigError, ErrorCollector, check, show } from "../../lib/validation/errors";
 import { requireKubernetesProvider } from "../providers";

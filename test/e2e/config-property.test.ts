@@ -41,7 +41,7 @@ import {
 } from "../../lib/controlplane/hosts";
 import { ControlPlaneSettings } from "../../lib/controlplane/settings";
 import { ETCD_OWNED_FLAGS } from "../../lib/etcd/flags-owned";
-import { resolveEtcdInClusterSettings } from "../../lib/etcd/settings";
+import { resolveEtcdInClusterSettings } from "../../lib/etcd/resolve";
 import type { KubeObject } from "../../lib/kube/apply";
 import { etcdInClusterManifests, etcdInClusterPlacement } from "../../lib/manifests/etcd";
 import { karmadaApiObjects } from "../../lib/manifests/karmada";

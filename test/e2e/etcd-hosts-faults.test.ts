@@ -8,7 +8,7 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as net from "net";
 import * as path from "path";
-import { resolveEtcdHostsSettings } from "../../lib/etcd/hosts/settings";
+import { resolveEtcdHostsSettings } from "../../lib/etcd/hosts/resolve";
 import { ConfigError } from "../../lib/validation/errors";
 import { e2eTier } from "../support/engine/tier";
 import { EtcdStack, startEtcdStack } from "../support/hosts/etcdStack";

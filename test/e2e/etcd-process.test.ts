@@ -14,7 +14,7 @@ import { get } from "http";
 import { createServer } from "net";
 import { tmpdir } from "os";
 import { dirname, join } from "path";
-import { resolveEtcdInClusterSettings } from "../../lib/etcd/settings";
+import { resolveEtcdInClusterSettings } from "../../lib/etcd/resolve";
 import {
   ETCD_CERT_SECRET_KEYS,
   ETCD_PKI_DIR,

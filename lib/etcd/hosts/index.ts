@@ -1,3 +1,6 @@
+export * from "./args";
+export * from "./defaults";
+export * from "./resolve";
 export * from "./settings";
 export * from "./release";
 export * from "./context";

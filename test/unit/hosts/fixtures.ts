@@ -1,6 +1,8 @@
 import { TEST_SSH_KEY } from "../../support/sshKey";
 import { EtcdHostsPlan, planEtcdHosts } from "../../../lib/etcd/hosts/plan";
-import { EtcdHostsArgs, EtcdHostsSettings, resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
+import { EtcdHostsArgs } from "../../../lib/etcd/hosts/args";
+import { EtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
+import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { HostSpec } from "../../../lib/hosts/spec";
 
 /** A private key that must never appear in any generated script. */

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
+import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { deployEtcdOnHosts, EtcdHostsPki, remoteCommandInputs } from "../../../components/etcd/hostsMode";
 import { planEtcdHosts } from "../../../lib/etcd/hosts/plan";
 import { hostConnection } from "../../../lib/hosts/connection";

@@ -11,11 +11,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { memberScript } from "../../../lib/etcd/hosts/memberScript";
-import {
-  EtcdHostsArgs,
-  EtcdSnapshotSource,
-  resolveEtcdHostsSettings,
-} from "../../../lib/etcd/hosts/settings";
+import { EtcdHostsArgs, EtcdSnapshotSource } from "../../../lib/etcd/hosts/args";
+import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { installStandInEtcd } from "../../support/hosts/standInEtcd";
 import { killScriptProcesses } from "../../support/hosts/testbed";
 import { TEST_SSH_KEY } from "../../support/sshKey";

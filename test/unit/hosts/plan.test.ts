@@ -1,6 +1,6 @@
 import { planEtcdHosts } from "../../../lib/etcd/hosts/plan";
 import { DEFAULT_ETCD_VERSION, etcdReleaseUrl } from "../../../lib/etcd/hosts/release";
-import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
+import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { initialCluster } from "../../../lib/etcd/hosts/urls";
 import { classifySshFailure, explainSshFailure } from "../../../lib/hosts/sshErrors";
 import { hosts, settingsWith } from "./fixtures";

@@ -11,7 +11,7 @@ import * as os from "os";
 import * as path from "path";
 import { memberFiles } from "../../../lib/etcd/hosts/config";
 import { snapshotCheckScript } from "../../../lib/etcd/hosts/restore";
-import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
+import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { TEST_SSH_KEY } from "../../support/sshKey";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "pk-snapshot-check-"));

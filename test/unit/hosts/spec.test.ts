@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
+import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { deployEtcdOnHosts, EtcdHostsPki } from "../../../components/etcd/hostsMode";
 import { hostConnection, resetUnpinnedHostsWarning } from "../../../lib/hosts/connection";
 import { HostSpec, isValidAddress, resolveHosts } from "../../../lib/hosts/spec";

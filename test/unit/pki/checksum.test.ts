@@ -2,7 +2,8 @@ import * as fc from "fast-check";
 import { builtinPkiFiles } from "../../../lib/addons/builtins";
 import { CORE_COMPONENTS, OPTIONAL_COMPONENTS } from "../../../lib/catalog";
 import { KarmadaComponent } from "../../../lib/catalog/components";
-import { resolveEtcdInClusterSettings, EtcdInClusterArgs } from "../../../lib/etcd/settings";
+import { resolveEtcdInClusterSettings } from "../../../lib/etcd/resolve";
+import { EtcdInClusterArgs } from "../../../lib/etcd/config";
 import { etcdInClusterManifests } from "../../../lib/manifests/etcd";
 import { PLACEHOLDERS, findPlaceholders } from "../../../lib/manifests/placeholders";
 import {

@@ -23,7 +23,8 @@ import {
   findRelease,
   resolveImage,
 } from "../../../lib/catalog";
-import { EtcdInClusterArgs, resolveEtcdInClusterSettings } from "../../../lib/etcd/settings";
+import { EtcdInClusterArgs } from "../../../lib/etcd/config";
+import { resolveEtcdInClusterSettings } from "../../../lib/etcd/resolve";
 import type { KubeObject } from "../../../lib/kube/apply";
 import { STORE_SCRIPT, etcdInClusterManifests } from "../../../lib/manifests/etcd";
 import { hostWorkloadManifests } from "../../../lib/manifests/workloads";

@@ -1,4 +1,5 @@
-import { EtcdInClusterArgs, resolveEtcdInClusterSettings } from "../../../../lib/etcd/settings";
+import { EtcdInClusterArgs } from "../../../../lib/etcd/config";
+import { resolveEtcdInClusterSettings } from "../../../../lib/etcd/resolve";
 import type { KubeObject } from "../../../../lib/kube/apply";
 import {
   BOOTSTRAP_KEY,

@@ -1,5 +1,6 @@
 import { ETCD_OWNED_FLAGS } from "../../../../lib/etcd/flags-owned";
-import { EtcdInClusterArgs, resolveEtcdInClusterSettings } from "../../../../lib/etcd/settings";
+import { EtcdInClusterArgs } from "../../../../lib/etcd/config";
+import { resolveEtcdInClusterSettings } from "../../../../lib/etcd/resolve";
 import { etcdFlags } from "../../../../lib/manifests/etcd/flags";
 import { ENTRYPOINT_FLAGS } from "../../../../lib/manifests/etcd/memberEntrypoint";
 import { configError } from "../../validation/config-error";

@@ -1,5 +1,6 @@
 import { DEFAULT_KARMADA_VERSION, findRelease, resolveImage } from "../../../../lib/catalog";
-import { EtcdInClusterArgs, resolveEtcdInClusterSettings } from "../../../../lib/etcd/settings";
+import { EtcdInClusterArgs } from "../../../../lib/etcd/config";
+import { resolveEtcdInClusterSettings } from "../../../../lib/etcd/resolve";
 import { ConfigError } from "../../../../lib/validation/errors";
 
 const resolve = (args: Partial<EtcdInClusterArgs> = {}) =>
