@@ -259,8 +259,10 @@ elif [ "\${was_active}" = no ]; then
 ${indent(service.start)}
 fi
 ${waitForPort(member.address, settings.peerPort, 30, `etcd did not start listening on ${member.address}:${settings.peerPort} within 30s (log: ${settings.serviceManager === "systemd" ? "journalctl -u pk-etcd" : files.logFile})`)}`;
+  // a run cut between a joining member's start and its promotion leaves a learner with data: the next
+  // run finds it initialised ("run"), and a learner never reports healthy, so it is promoted then too
   const promote = `my_id=""
-if [ "\${mode}" = existing ]; then
+if [ "\${mode}" = existing ] || { [ "\${mode}" = run ] && [ "\${reachable}" = yes ]; }; then
   my_id=$(pk_etcdctl --endpoints="\${others}" member list 2>/dev/null | awk -F', ' -v p="\${my_peer}" '$4 == p && $6 == "true" {print $1}' || true)
 fi
 if [ -n "\${my_id}" ]; then
