@@ -202,9 +202,10 @@ export function prepareSandboxStack(dir: string, spec: SandboxStackSpec): LocalS
     { mode: 0o600 },
   );
   run(["stack", "select", "--create", "--secrets-provider", "passphrase", spec.name], { quiet: true });
-  // one CLI run for all of them (a hundred members are a hundred kubeconfigs)
-  const secretArgs = Object.entries(spec.secrets).flatMap(([key, value]) => ["--secret", `${key}=${value}`]);
-  if (secretArgs.length) run(["config", "set-all", "--path", ...secretArgs], { quiet: true });
+  // on stdin, never as an argument: a command line is readable by every process (/proc/<pid>/cmdline)
+  for (const [key, value] of Object.entries(spec.secrets)) {
+    run(["config", "set", "--secret", "--path", key], { input: value, quiet: true });
+  }
   return { workDir, env, pulumi, run };
 }
 
