@@ -21,6 +21,7 @@ import { PkiFile } from "../lib/pki/layout";
 import { PkiFiles, createComponentSecrets, resolveCertificatesChecksum } from "./controlplane/credentials";
 import { deployControlPlaneOnHosts } from "./controlplane/hosts";
 import { dependsOnLater } from "./controlplane/dependencies";
+import { kubeconfigOnceServing } from "./controlplane/serving";
 import { KarmadaApiResources, deployKarmadaApiObjects } from "./controlplane/karmadaApi";
 import { EtcdCluster } from "./etcdCluster";
 import { planControlPlane } from "./controlplane/plan";
@@ -180,12 +181,15 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     });
   }
 
-  /** The provider for karmada-apiserver (external endpoint, provider identity), usable once `dependsOn` is. */
+  /**
+   * The provider for karmada-apiserver (external endpoint, provider identity), usable once `dependsOn`
+   * is and configured only once karmada-apiserver serves at that endpoint (components/controlplane/serving.ts).
+   */
   private karmadaProviderAfter(name: string, dependsOn: pulumi.Resource[]): k8s.Provider {
     return new k8s.Provider(
       `${name}-karmada`,
       {
-        kubeconfig: this.providerKubeconfig,
+        kubeconfig: kubeconfigOnceServing(this.providerKubeconfig, dependsOn, this),
         // a computed kubeconfig must not replace the provider (and with it every Karmada object)
         clusterIdentifier: `karmada-${name}`,
         deleteUnreachable: true,

@@ -25,6 +25,15 @@ export interface ApiAccess {
   readonly token?: string;
 }
 
+/**
+ * How a poller of an API (the drain, the wait for an API server to serve) finds time to pass;
+ * injectable for tests. Wall-clock milliseconds, as the API's times.
+ */
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
 /** An API answer: its status code and body (parsed JSON when it is JSON, else the raw text). */
 export interface ApiAnswer {
   readonly status: number;

@@ -7,7 +7,7 @@
  * Cluster itself then wait forever. Runs inside the engine's Node.js dynamic-provider host
  * (components/members/drain.ts), so the API calls come in as a function.
  */
-import type { ApiAnswer } from "../kube/rest";
+import type { ApiAnswer, Clock } from "../kube/rest";
 
 // a local binding exported by name: compiled, an `export const` is read off the module's `exports`,
 // which the serializer would capture with the provider (see lib/kube/rest.ts)
@@ -55,12 +55,6 @@ export interface DrainReport {
   readonly deleted: string[];
   readonly released: string[];
   readonly unreachable?: true;
-}
-
-/** How the drain finds time to pass (injectable for tests); wall-clock milliseconds, as the API's times. */
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
 }
 
 const realClock: Clock = {

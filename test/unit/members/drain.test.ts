@@ -1,5 +1,6 @@
 import type { ApiAnswer } from "../../../lib/kube/rest";
-import { Clock, DrainTarget, EXECUTION_FINALIZER, drainExecutionSpace } from "../../../lib/members/drain";
+import { DrainTarget, EXECUTION_FINALIZER, drainExecutionSpace } from "../../../lib/members/drain";
+import { steppedClock } from "../../support/clock";
 
 const NS = "karmada-es-m1";
 const WORKS = `/apis/work.karmada.io/v1alpha1/namespaces/${NS}/works`;
@@ -109,18 +110,6 @@ class FakeKarmada {
     }
     throw new Error(`unexpected ${method} ${apiPath}`);
   };
-}
-
-/** A clock that moves only when the drain sleeps. */
-function steppedClock(): Clock & { slept: number } {
-  const clock = {
-    slept: 0,
-    now: () => clock.slept,
-    sleep: async (ms: number) => {
-      clock.slept += ms;
-    },
-  };
-  return clock;
 }
 
 const target = (extra: Partial<DrainTarget> = {}): DrainTarget => ({
