@@ -3,7 +3,8 @@
  * plugins) over real SSH with real etcd: a 3-member mTLS cluster, 10,000 keys through 3→5→3 with a
  * background writer and quorum checked after every remote command and every `up`; etcd killed (its
  * supervisor restarts it) and a member's whole service killed (the cluster keeps serving; the next
- * `up`, with `repairGeneration` bumped, brings it back).
+ * `up`, with `repairGeneration` bumped, brings it back); a join cut after the member started but before
+ * its promotion (the next `up` promotes the learner).
  */
 import { EngineEvent, UpResult } from "@pulumi/pulumi/automation";
 import * as fs from "fs";
@@ -242,6 +243,41 @@ tier.describe("etcd on hosts, deployed by pulumi up", () => {
     expect(await m3Client.count("k/")).toBe(KEYS);
     expect((await client.members()).map((m) => m.name).sort()).toEqual(FIRST);
   });
+  test("a join cut between the member's start and its promotion: the next `up` promotes the learner it left", async () => {
+    // m3 leaves the cluster and loses its data, as a host that rejoins from scratch
+    const m3 = estate.bed.hosts.find((h) => h.name === "m3")!;
+    const survivors = await estate.client(["m1", "m2"]);
+    await survivors.put("before-cut", "yes");
+    killScriptProcesses(m3.root);
+    const gone = (await survivors.members()).find((m) => m.name === "m3")!;
+    await survivors.call("/v3/cluster/member/remove", { ID: gone.ID });
+    fs.rmSync(path.join(m3.root, "var/lib/etcd"), { recursive: true, force: true });
+    // its start command as the last `up` ran it, over SSH, ended right before the promote step: etcd
+    // joins as a learner and runs — what an `up` cancelled or killed at that moment leaves behind
+    const state = await estate.stack.exportStack();
+    const member = state.deployment.resources.find((r: { urn: string }) =>
+      r.urn.endsWith("::etcd-m3-member"),
+    );
+    const promoteStep = "pk_step '\\''promote'\\''";
+    const create: string = member.inputs.create;
+    expect(create).toContain(promoteStep);
+    const cut = await estate.ssh("m3", create.replace(promoteStep, `exit 0\n${promoteStep}`));
+    expect(cut.stdout).toContain("added as a learner");
+    await waitUntil("m3 runs as a learner", async () =>
+      (await survivors.members()).some((m) => m.name === "m3" && m.isLearner === true),
+    );
+    // a learner never reports healthy: the next `up` (its start step re-run) must promote it
+    await estate.up(
+      "up: after a join cut before its promotion",
+      estate.input(FIRST, { ...TUNED, repairGeneration: 2 }),
+    );
+    const members = await client.members();
+    expect(members.map((m) => [m.name, m.isLearner ?? false]).sort()).toEqual(FIRST.map((n) => [n, false]));
+    // a voter again, with the data it caught up on as a learner
+    const m3Client = await estate.client(["m3"]);
+    expect(await m3Client.get("before-cut")).toBe("yes");
+  });
+
   test("a host that never comes back: listed instead of it (`replaces`), a new host takes its place; nothing runs on the lost one, quorum and 10,000 keys kept", async () => {
     // m3 is gone for good: its processes die, its SSH server never answers again
     const m3 = estate.bed.hosts.find((h) => h.name === "m3")!;
