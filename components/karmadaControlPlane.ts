@@ -9,7 +9,8 @@ import {
   hostsKarmadaApiOptions,
 } from "../lib/controlplane/hosts";
 import { ControlPlaneSettings } from "../lib/controlplane/settings";
-import { applyObjects } from "../lib/kube/apply";
+import { CONTAINERIZED_INSTALL_ORDER, InstallPhase } from "../lib/controlplane/installOrder";
+import { KubeObject, applyObjects } from "../lib/kube/apply";
 import { kubeconfigOutput } from "../lib/kubeconfig";
 import { KarmadaApiObjectOptions } from "../lib/manifests/karmada";
 import { namespaceObject } from "../lib/manifests/namespace";
@@ -20,7 +21,7 @@ import { checkedCaSource } from "../lib/pki/config-check";
 import { PkiFile } from "../lib/pki/layout";
 import { PkiFiles, createComponentSecrets, resolveCertificatesChecksum } from "./controlplane/credentials";
 import { deployControlPlaneOnHosts } from "./controlplane/hosts";
-import { dependsOnLater } from "./controlplane/dependencies";
+import { InstallGraph } from "./controlplane/installGraph";
 import { kubeconfigOnceServing } from "./controlplane/serving";
 import { KarmadaApiResources, deployKarmadaApiObjects } from "./controlplane/karmadaApi";
 import { EtcdCluster } from "./etcdCluster";
@@ -185,7 +186,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
    * The provider for karmada-apiserver (external endpoint, provider identity), usable once `dependsOn`
    * is and configured only once karmada-apiserver serves at that endpoint (components/controlplane/serving.ts).
    */
-  private karmadaProviderAfter(name: string, dependsOn: pulumi.Resource[]): k8s.Provider {
+  private karmadaProviderAfter(name: string, dependsOn: readonly pulumi.Resource[]): k8s.Provider {
     return new k8s.Provider(
       `${name}-karmada`,
       {
@@ -199,7 +200,7 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
         upsertExistingObjects: true,
         enablePatchForce: true,
       },
-      { parent: this, dependsOn },
+      { parent: this, dependsOn: [...dependsOn] },
     );
   }
 
@@ -209,16 +210,17 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     args: KarmadaControlPlaneArgs,
     provider: k8s.Provider,
     options: KarmadaApiObjectOptions,
-    aggregated: pulumi.Resource[],
+    graph: InstallGraph,
   ): KarmadaApiResources {
     const crds = args.crds ?? { kind: "release" };
     const inputs = { caCertPem: this.caCertPem, apiServerUrl: this.apiEndpoint, crds, options };
-    return deployKarmadaApiObjects(name, this, provider, this.settings, inputs, aggregated);
+    return deployKarmadaApiObjects(name, this, provider, this.settings, inputs, graph);
   }
 
   /**
-   * Containerized: namespace → Secrets → apiserver Deployment (after etcd) → aggregated apiserver →
-   * (Karmada provider) Karmada-side objects → controllers.
+   * Containerized: the phases of CONTAINERIZED_INSTALL_ORDER (lib/controlplane/installOrder.ts), each
+   * registered after those it comes after — host namespace and Secrets, karmada-apiserver (after etcd),
+   * aggregated apiserver, Karmada provider, Karmada-side objects, controllers.
    */
   private deployContainerized(
     name: string,
@@ -227,34 +229,35 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     files: PkiFiles,
   ): Deployed {
     const settings = this.settings;
+    const graph = new InstallGraph(CONTAINERIZED_INSTALL_ORDER);
     const host = { parent: this, provider: hostProvider };
     const namespace = this.hostNamespace(name, args, host);
+    graph.done("etcd", [args.etcd]);
     const secrets = createComponentSecrets(name, settings, files, { ...host, dependsOn: namespace });
+    graph.done("secrets", secrets);
     const workloads = hostWorkloadManifests(settings);
     // renewed certificates change the pod templates' checksum annotation: those workloads roll
     const workload = { ...host, resolve: resolveCertificatesChecksum(files) };
-    const apiServer = applyObjects(name, workloads.apiServer, {
-      ...workload,
-      dependsOn: [...secrets, args.etcd],
-    });
-    const aggregated = applyObjects(name, workloads.aggregatedApiServer, {
-      ...workload,
-      dependsOn: apiServer,
-    });
-    const provider = this.karmadaProviderAfter(name, apiServer);
+    const apply = (phase: InstallPhase, objects: readonly KubeObject[]) => {
+      const resources = applyObjects(name, objects, { ...workload, dependsOn: graph.dependsOn(phase) });
+      graph.done(phase, resources);
+      return resources;
+    };
+    apply("karmada-apiserver", workloads.apiServer);
+    apply("aggregated-apiserver", workloads.aggregatedApiServer);
+    const provider = this.karmadaProviderAfter(name, graph.known("karmada-apiserver"));
+    graph.done("karmada-provider", [provider]);
     const karmadaApi = this.karmadaSide(
       name,
       args,
       provider,
       { pullModeBootstrap: args.pullModeBootstrap },
-      aggregated,
+      graph,
     );
     // controllers last: they need the CRDs, webhooks and APIs in place. Registered now (their
     // dependsOn resolves with the CRD bundle) so that members and addons can depend on a plain array.
-    const controllers = applyObjects(name, workloads.controllers, {
-      ...workload,
-      dependsOn: dependsOnLater(aggregated, karmadaApi.all),
-    });
+    const controllers = apply("controllers", workloads.controllers);
+    graph.assertComplete();
     return { provider, karmadaApi, controllers };
   }
 
@@ -278,9 +281,10 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
       hosts,
       files,
       [args.etcd],
-      (core, aggregated) => {
-        provider = this.karmadaProviderAfter(name, core);
-        return this.karmadaSide(name, args, provider, options, aggregated);
+      (graph) => {
+        provider = this.karmadaProviderAfter(name, graph.known("karmada-apiserver"));
+        graph.done("karmada-provider", [provider]);
+        return this.karmadaSide(name, args, provider, options, graph);
       },
     );
     return {

@@ -32,17 +32,26 @@ import { PkiFiles } from "./credentials";
 import { DynamicProviderHost } from "../dynamicResource";
 import { ServiceDrift } from "./drift";
 import { KarmadaApiResources } from "./karmadaApi";
+import { InstallGraph } from "./installGraph";
+import { HOSTS_INSTALL_ORDER, InstallPhase } from "../../lib/controlplane/installOrder";
 import { HostComponentFiles, hostComponentFiles } from "./hostsFiles";
 
 /** Resources to wait for, known now or once the Karmada-side objects are registered. */
 export type Prerequisites = pulumi.Resource[] | Promise<pulumi.Resource[]>;
 
 /**
- * Registers the objects inside karmada-apiserver once given the core commands (karmada-apiserver and
- * kube-controller-manager: the Karmada provider depends on them) and the aggregated API servers' (the
- * APIServices depend on them).
+ * Registers the Karmada provider and the objects inside karmada-apiserver, once the commands are: the
+ * graph holds the core commands (karmada-apiserver and kube-controller-manager ready on every host: the
+ * Karmada provider depends on them) and the aggregated API servers' (the APIServices depend on them).
  */
-export type KarmadaSide = (core: pulumi.Resource[], aggregated: pulumi.Resource[]) => KarmadaApiResources;
+export type KarmadaSide = (graph: InstallGraph) => KarmadaApiResources;
+
+/** The install phase of each phase of the services (lib/controlplane/installOrder.ts, HOSTS_INSTALL_ORDER). */
+const INSTALL_PHASE: Record<ControlPlanePhase, InstallPhase> = {
+  core: "karmada-apiserver",
+  aggregated: "aggregated-apiserver",
+  controllers: "controllers",
+};
 
 /** The commands of a control plane on hosts. */
 export interface ControlPlaneOnHosts {
@@ -65,13 +74,6 @@ export interface ControlPlaneOnHosts {
 /** Id of a component's drift check on a host (its resource is `<control plane>-<id>`). */
 export const driftId = (host: string, component: ControlPlaneComponent): string =>
   `${host}-drift-${component}`;
-
-/** A promise resolved later: the later phases wait for objects registered after them. */
-function deferred<T>(): { promise: Promise<T>; resolve: (value: Promise<T>) => void } {
-  let resolve!: (value: Promise<T>) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 /**
  * Inputs of a `remote.Command`. No `update`: a changed input re-runs `create` in place (the provider's
@@ -108,14 +110,8 @@ export function deployControlPlaneOnHosts(
   etcd: pulumi.Resource[],
   karmadaSide: KarmadaSide,
 ): ControlPlaneOnHosts {
-  const crds = deferred<pulumi.Resource[]>();
-  const karmadaObjects = deferred<pulumi.Resource[]>();
-  const after: Record<ControlPlanePhase, Prerequisites> = {
-    core: etcd,
-    // so that a release upgrade lands the CRDs before Karmada's own API servers restart
-    aggregated: crds.promise,
-    controllers: karmadaObjects.promise,
-  };
+  const graph = new InstallGraph(HOSTS_INSTALL_ORDER);
+  graph.done("etcd", etcd);
   const componentFiles = new Map<string, HostComponentFiles>();
   for (const host of settings.machines) {
     for (const component of settings.components) {
@@ -134,16 +130,12 @@ export function deployControlPlaneOnHosts(
     controllers: [],
   };
 
+  // a service command waits for its own host's steps and for the phases its phase comes after (on
+  // every host: read once all are registered)
   const prerequisites = (planned: ControlPlaneHostCommand): Prerequisites => {
     const own = planned.dependsOn.map((id) => commands[id]);
     if (!planned.phase) return own;
-    const phase = planned.phase;
-    // controllers also wait for every host's ready aggregated API servers (read once all are registered)
-    return Promise.resolve(after[phase]).then((ready) => [
-      ...own,
-      ...(phase === "controllers" ? services.aggregated : []),
-      ...ready,
-    ]);
+    return graph.awaitedBefore(INSTALL_PHASE[planned.phase]).then((before) => [...own, ...before]);
   };
 
   plan.forEach((planned) => {
@@ -176,9 +168,11 @@ export function deployControlPlaneOnHosts(
     commands[planned.id] = created;
     if (planned.kind === "ready") services[componentPhase(planned.component!)].push(created);
   });
-  const karmadaApi = karmadaSide(services.core, services.aggregated);
-  crds.resolve(karmadaApi.crds);
-  karmadaObjects.resolve(karmadaApi.all);
+  graph.done("karmada-apiserver", services.core);
+  graph.done("aggregated-apiserver", services.aggregated);
+  graph.done("controllers", services.controllers);
+  const karmadaApi = karmadaSide(graph);
+  graph.assertComplete();
   return { commands, services, drift: registerDriftChecks(name, parent, cp, settings, commands), karmadaApi };
 }
 

@@ -5,6 +5,8 @@ import { CrdSource, loadCrdBundle } from "../../lib/crds";
 import { KubeObject, applyObjects } from "../../lib/kube/apply";
 import { KarmadaApiObjectOptions, karmadaApiObjects } from "../../lib/manifests/karmada";
 import { PLACEHOLDERS, substitute } from "../../lib/manifests/placeholders";
+import { InstallPhase } from "../../lib/controlplane/installOrder";
+import { InstallGraph } from "./installGraph";
 
 /** What the Karmada-side objects are filled in with. */
 export interface KarmadaApiInputs {
@@ -29,9 +31,10 @@ export interface KarmadaApiResources {
 }
 
 /**
- * Applies, through the Karmada provider, the objects that live inside karmada-apiserver: namespaces →
- * CRDs (from the bundle) → webhook configurations; the Cluster APIService once the aggregated apiserver
- * is deployed; RBAC and the pull-mode bootstrap objects. Placeholder fields (CA bundle, API URL) are
+ * Applies, through the Karmada provider, the objects that live inside karmada-apiserver, each group
+ * after what its phase comes after in the mode's install order (`graph`, lib/controlplane/installOrder.ts):
+ * namespaces → CRDs (from the bundle) → webhook configurations; the Cluster APIService once the
+ * aggregated apiserver is deployed; RBAC and the pull-mode bootstrap objects. Placeholder fields (CA bundle, API URL) are
  * filled from Pulumi Outputs field by field, so the rest of each object stays visible in previews.
  *
  * They are `deletedWith` the control plane (`parent`): when the control plane itself is deleted they
@@ -45,7 +48,7 @@ export function deployKarmadaApiObjects(
   provider: k8s.Provider,
   settings: ControlPlaneSettings,
   inputs: KarmadaApiInputs,
-  aggregatedApiServer: pulumi.Resource[],
+  graph: InstallGraph,
 ): KarmadaApiResources {
   const caBundle = inputs.caCertPem.apply((pem) => Buffer.from(pem).toString("base64"));
   const resolve = (obj: KubeObject) =>
@@ -63,19 +66,26 @@ export function deployKarmadaApiObjects(
   // host-cluster objects (the karmada-aggregated-apiserver Service in karmada-system exists on both).
   const prefix = `${name}-in-karmada`;
   const base = { parent, provider, resolve, deletedWith: parent };
-  const namespaces = applyObjects(prefix, groups.namespaces, base);
+  const apply = (phase: InstallPhase, objects: readonly KubeObject[]) => {
+    const resources = applyObjects(prefix, objects, { ...base, dependsOn: graph.dependsOn(phase) });
+    graph.done(phase, resources);
+    return resources;
+  };
+  const namespaces = apply("karmada-namespaces", groups.namespaces);
   const crds = loadCrdBundle(inputs.crds, settings.release, {
     webhook: { namespace: settings.namespace, baseUrl: inputs.options?.webhookBaseUrl },
-  }).then((bundle) => applyObjects(prefix, bundle.crds, { ...base, dependsOn: namespaces }));
-  const webhooks = crds.then((crdResources) =>
-    applyObjects(prefix, groups.crdDependents, { ...base, dependsOn: crdResources }),
+  }).then((bundle) => applyObjects(prefix, bundle.crds, { ...base, dependsOn: graph.dependsOn("crds") }));
+  graph.done("crds", crds);
+  const webhooks = crds.then(() =>
+    applyObjects(prefix, groups.crdDependents, {
+      ...base,
+      dependsOn: graph.dependsOn("webhook-configurations"),
+    }),
   );
-  const apiServices = applyObjects(prefix, groups.apiServices, {
-    ...base,
-    dependsOn: [...namespaces, ...aggregatedApiServer],
-  });
-  const rbac = applyObjects(prefix, groups.rbac, base);
-  const bootstrap = applyObjects(prefix, groups.bootstrap, { ...base, dependsOn: namespaces });
+  graph.done("webhook-configurations", webhooks);
+  const apiServices = apply("apiservices", groups.apiServices);
+  const rbac = apply("rbac", groups.rbac);
+  const bootstrap = apply("bootstrap", groups.bootstrap);
   const all = Promise.all([crds, webhooks]).then(([c, w]) => [
     ...namespaces,
     ...c,
