@@ -38,8 +38,8 @@ export class Addon extends pulumi.ComponentResource {
     const plan = planAddon(name, args, opts);
     super("karmada:index:Addon", name, {}, opts);
     this.target = plan.target;
-    this.kind = args.kind;
-    this.resources = this.install(name, args, plan);
+    this.kind = plan.kind;
+    this.resources = this.install(name, plan);
     this.registerOutputs({ kind: this.kind, target: this.target });
   }
 
@@ -58,15 +58,15 @@ export class Addon extends pulumi.ComponentResource {
     }));
   }
 
-  private install(name: string, args: AddonArgs, plan: AddonPlan): pulumi.Resource[] {
-    const overrides = args.overrides ?? {};
-    switch (args.kind) {
+  private install(name: string, plan: AddonPlan): pulumi.Resource[] {
+    const overrides = plan.overrides;
+    switch (plan.kind) {
       case "descheduler":
       case "search":
       case "metricsAdapter":
         return installBuiltin(
-          { name, parent: this, controlPlane: plan.controlPlane, host: plan.hostProvider!, etcd: args.etcd },
-          args.kind as ControlPlaneBuiltin,
+          { name, parent: this, controlPlane: plan.controlPlane, host: plan.hostProvider!, etcd: plan.etcd },
+          plan.kind as ControlPlaneBuiltin,
           overrides,
         );
       case "schedulerEstimator":
@@ -83,7 +83,7 @@ export class Addon extends pulumi.ComponentResource {
       case "manifests":
         return this.targets(name, plan).flatMap((t) => applyManifests(this, t, plan.objects));
       case "helm":
-        return this.targets(name, plan).map((t) => installChart(this, t, args.helm!));
+        return this.targets(name, plan).map((t) => installChart(this, t, plan.helm!));
     }
   }
 }

@@ -72,7 +72,7 @@ export class EtcdCluster extends pulumi.ComponentResource {
   constructor(name: string, args: EtcdClusterArgs = {}, opts: pulumi.ComponentResourceOptions = {}) {
     // defaults → validation, before anything (this component included) is registered
     const plan = planEtcd(name, args, opts);
-    super("karmada:index:EtcdCluster", name, {}, { ...opts, protect: args.protect ?? opts.protect });
+    super("karmada:index:EtcdCluster", name, {}, { ...opts, protect: plan.protect ?? opts.protect });
     this.mode = plan.mode;
 
     if (plan.external) {
@@ -84,7 +84,7 @@ export class EtcdCluster extends pulumi.ComponentResource {
       this.certificateExpiry = pulumi.output<Record<string, string>>({});
     } else if (plan.hosts) {
       const resolved = plan.hosts;
-      const pki = this.issueCertificates(name, args.pki ?? {}, {
+      const pki = this.issueCertificates(name, plan.pki, {
         members: resolved.members.map((m) => ({ name: m.name, addresses: [m.address] })),
       });
       // one server/peer pair whose SANs cover every member: adding a member reissues it
@@ -111,7 +111,7 @@ export class EtcdCluster extends pulumi.ComponentResource {
       this.certificateExpiry = pulumi.all({ ...pki.notAfter }) as pulumi.Output<Record<string, string>>;
     } else {
       const settings = plan.inCluster!;
-      const pki = this.issueCertificates(name, args.pki ?? {}, {
+      const pki = this.issueCertificates(name, plan.pki, {
         // the headless Service wildcard covers every member: a replica change reissues nothing and
         // rolls no member
         members: [],

@@ -25,7 +25,7 @@ import { InstallGraph } from "./controlplane/installGraph";
 import { kubeconfigOnceServing } from "./controlplane/serving";
 import { KarmadaApiResources, deployKarmadaApiObjects } from "./controlplane/karmadaApi";
 import { EtcdCluster } from "./etcdCluster";
-import { planControlPlane } from "./controlplane/plan";
+import { ControlPlanePlan, planControlPlane } from "./controlplane/plan";
 import type { ControlPlanePkiConfig, KarmadaControlPlaneArgs } from "./controlplane/args";
 
 export type { ControlPlanePkiConfig, KarmadaControlPlaneArgs } from "./controlplane/args";
@@ -126,18 +126,19 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
    */
   constructor(name: string, args: KarmadaControlPlaneArgs, opts: pulumi.ComponentResourceOptions = {}) {
     // defaults → validation, before anything (this component included) is registered
-    const { mode, settings, hosts, hostProvider } = planControlPlane(name, args, opts);
-    super("karmada:index:KarmadaControlPlane", name, {}, { ...opts, protect: args.protect ?? opts.protect });
+    const plan = planControlPlane(name, args, opts);
+    const { mode, settings, hosts, hostProvider } = plan;
+    super("karmada:index:KarmadaControlPlane", name, {}, { ...opts, protect: plan.protect ?? opts.protect });
     this.name = name;
-    this.pullModeBootstrap = args.pullModeBootstrap ?? true;
+    this.pullModeBootstrap = plan.pullModeBootstrap;
     this.mode = mode;
     this.settings = settings;
     this.hostsSettings = hosts;
     this.apiEndpoint = externalApiServerUrl(settings);
 
     // certificates: one table for both modes, plus the host addresses on hosts
-    const pki = this.issueCertificates(name, args.pki ?? {}, settings, hosts);
-    const files: PkiFiles = (file) => ETCD_FILES[file]?.(args.etcd) ?? pki.file(file);
+    const pki = this.issueCertificates(name, plan.pki, settings, hosts);
+    const files: PkiFiles = (file) => ETCD_FILES[file]?.(plan.etcd) ?? pki.file(file);
     this.caCertPem = pki.file("ca.crt");
     this.caKeyPem = pki.files.includes("ca.key") ? pki.file("ca.key") : undefined;
     this.certificateExpiry = pulumi.all({ ...pki.notAfter }) as pulumi.Output<Record<string, string>>;
@@ -163,8 +164,8 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     });
 
     const deployed = hosts
-      ? this.deployOnHosts(name, args, hosts, files)
-      : this.deployContainerized(name, args, hostProvider!, files);
+      ? this.deployOnHosts(name, plan, hosts, files)
+      : this.deployContainerized(name, plan, hostProvider!, files);
     this.karmadaProvider = deployed.provider;
     this.controllers = deployed.controllers;
     // both modes: members', addons' and users' objects wait for the controllers (webhooks fail
@@ -207,13 +208,12 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
   /** The objects inside karmada-apiserver, the same for both modes but for webhook URL and API backends. */
   private karmadaSide(
     name: string,
-    args: KarmadaControlPlaneArgs,
+    plan: ControlPlanePlan,
     provider: k8s.Provider,
     options: KarmadaApiObjectOptions,
     graph: InstallGraph,
   ): KarmadaApiResources {
-    const crds = args.crds ?? { kind: "release" };
-    const inputs = { caCertPem: this.caCertPem, apiServerUrl: this.apiEndpoint, crds, options };
+    const inputs = { caCertPem: this.caCertPem, apiServerUrl: this.apiEndpoint, crds: plan.crds, options };
     return deployKarmadaApiObjects(name, this, provider, this.settings, inputs, graph);
   }
 
@@ -224,15 +224,15 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
    */
   private deployContainerized(
     name: string,
-    args: KarmadaControlPlaneArgs,
+    plan: ControlPlanePlan,
     hostProvider: pulumi.ProviderResource,
     files: PkiFiles,
   ): Deployed {
     const settings = this.settings;
     const graph = new InstallGraph(CONTAINERIZED_INSTALL_ORDER);
     const host = { parent: this, provider: hostProvider };
-    const namespace = this.hostNamespace(name, args, host);
-    graph.done("etcd", [args.etcd]);
+    const namespace = this.hostNamespace(name, plan, host);
+    graph.done("etcd", [plan.etcd]);
     const secrets = createComponentSecrets(name, settings, files, { ...host, dependsOn: namespace });
     graph.done("secrets", secrets);
     const workloads = hostWorkloadManifests(settings);
@@ -249,9 +249,9 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
     graph.done("karmada-provider", [provider]);
     const karmadaApi = this.karmadaSide(
       name,
-      args,
+      plan,
       provider,
-      { pullModeBootstrap: args.pullModeBootstrap },
+      { pullModeBootstrap: plan.pullModeBootstrap },
       graph,
     );
     // controllers last: they need the CRDs, webhooks and APIs in place. Registered now (their
@@ -268,23 +268,23 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
    */
   private deployOnHosts(
     name: string,
-    args: KarmadaControlPlaneArgs,
+    plan: ControlPlanePlan,
     hosts: ControlPlaneHostsSettings,
     files: PkiFiles,
   ): Deployed {
     let provider: k8s.Provider | undefined;
-    const options = hostsKarmadaApiOptions(this.settings, hosts, args.pullModeBootstrap);
+    const options = hostsKarmadaApiOptions(this.settings, hosts, plan.pullModeBootstrap);
     const onHosts = deployControlPlaneOnHosts(
       name,
       this,
       this.settings,
       hosts,
       files,
-      [args.etcd],
+      [plan.etcd],
       (graph) => {
         provider = this.karmadaProviderAfter(name, graph.known("karmada-apiserver"));
         graph.done("karmada-provider", [provider]);
-        return this.karmadaSide(name, args, provider, options, graph);
+        return this.karmadaSide(name, plan, provider, options, graph);
       },
     );
     return {
@@ -301,12 +301,12 @@ export class KarmadaControlPlane extends pulumi.ComponentResource {
    */
   private hostNamespace(
     name: string,
-    args: KarmadaControlPlaneArgs,
+    plan: ControlPlanePlan,
     host: { parent: pulumi.Resource; provider: pulumi.ProviderResource },
   ): pulumi.Resource[] {
-    const shared = args.etcd.inClusterSettings?.namespace === this.settings.namespace && args.etcd.namespace;
-    if (shared) return [args.etcd.namespace!];
-    if (args.createNamespace === false) return [];
+    const shared = plan.etcd.inClusterSettings?.namespace === this.settings.namespace && plan.etcd.namespace;
+    if (shared) return [plan.etcd.namespace!];
+    if (!plan.createNamespace) return [];
     return applyObjects(name, [namespaceObject(this.settings.namespace)], host);
   }
 

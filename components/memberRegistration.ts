@@ -38,8 +38,8 @@ export class MemberRegistration extends pulumi.ComponentResource {
    */
   constructor(name: string, args: MemberRegistrationArgs, opts: pulumi.ComponentResourceOptions = {}) {
     // validation before anything (this component included) is registered
-    const { controlPlane, member, settings, credentials } = planMember(name, args, opts);
-    super("karmada:index:MemberRegistration", name, {}, { ...opts, protect: args.protect ?? opts.protect });
+    const { controlPlane, member, settings, credentials, caBundle, protect } = planMember(name, args, opts);
+    super("karmada:index:MemberRegistration", name, {}, { ...opts, protect: protect ?? opts.protect });
     claimClusterName(controlPlane, settings.clusterName, name);
     if (credentials) claimCredentialsNamespace(credentials, name);
 
@@ -48,9 +48,7 @@ export class MemberRegistration extends pulumi.ComponentResource {
     this.mode = settings.mode;
     this.executionNamespace = memberObjectNames(settings.clusterName).executionNamespace;
     this.cluster =
-      settings.mode === "Push"
-        ? registerPushMember(ctx, args.caBundle).cluster
-        : registerPullMember(ctx).cluster;
+      settings.mode === "Push" ? registerPushMember(ctx, caBundle).cluster : registerPullMember(ctx).cluster;
 
     this.registerOutputs({ clusterName: this.clusterName, mode: this.mode });
   }

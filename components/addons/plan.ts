@@ -1,5 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import { AddonTarget, validateAddonConfig } from "../../lib/addons/config";
+import {
+  AddonKind,
+  AddonTarget,
+  BuiltinOverrides,
+  HelmChartConfig,
+  validateAddonConfig,
+} from "../../lib/addons/config";
 import { loadManifests } from "../../lib/addons/manifests";
 import { ConfigError, ErrorCollector, check, show } from "../../lib/validation/errors";
 import type { AddonArgs, AddonMember } from "./args";
@@ -20,6 +26,13 @@ export interface AddonPlan {
   readonly hostProvider?: pulumi.ProviderResource;
   /** Parsed objects of a `manifests` addon. */
   readonly objects: ReturnType<typeof loadManifests>;
+  readonly kind: AddonKind;
+  /** `overrides`, `{}` when not given. */
+  readonly overrides: BuiltinOverrides;
+  /** Karmada's etcd (`search`). */
+  readonly etcd?: EtcdCluster;
+  /** The chart of a `helm` addon. */
+  readonly helm?: HelmChartConfig;
 }
 
 /**
@@ -78,7 +91,17 @@ export function planAddon(name: string, args: AddonArgs, opts: pulumi.ComponentR
   if (controlPlane && members) checkMembers(args, target, controlPlane, members, errors);
   const objects = args.kind === "manifests" ? errors.attempt(() => loadManifests(args.manifests!)) : [];
   errors.throwIfAny(`Addon ${show(name)}`);
-  return { controlPlane: controlPlane!, target: target!, members: members!, hostProvider, objects: objects! };
+  return {
+    controlPlane: controlPlane!,
+    target: target!,
+    members: members!,
+    hostProvider,
+    objects: objects!,
+    kind: args.kind,
+    overrides: args.overrides ?? {},
+    etcd: args.etcd,
+    helm: args.helm,
+  };
 }
 
 function checkMembers(

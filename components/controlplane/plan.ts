@@ -5,13 +5,26 @@ import { validatePkiConfig } from "../../lib/pki/config-check";
 import { ConfigError, ErrorCollector, check, show } from "../../lib/validation/errors";
 import { EtcdCluster } from "../etcdCluster";
 import { requireComponent, requireKubernetesProvider } from "../providers";
-import type { KarmadaControlPlaneArgs } from "./args";
+import type { ControlPlanePkiConfig, KarmadaControlPlaneArgs } from "./args";
+import { CONTROL_PLANE_DEFAULTS } from "../../lib/controlplane/defaults";
+import type { CrdSource } from "../../lib/crds";
 
-/** What a control plane is built from, known before it registers anything. */
+/**
+ * What a control plane is built from, known before it registers anything: every argument resolved, so
+ * the component never reads its raw args after planning.
+ */
 export interface ControlPlanePlan extends ResolvedControlPlaneMode {
   readonly etcd: EtcdCluster;
   /** The host cluster (containerized mode). */
   readonly hostProvider?: pulumi.ProviderResource;
+  /** `pki`, `{}` when not given. */
+  readonly pki: ControlPlanePkiConfig;
+  /** `crds`, the release's bundle by default. */
+  readonly crds: CrdSource;
+  readonly pullModeBootstrap: boolean;
+  readonly createNamespace: boolean;
+  /** `protect`, when given (else the component's options decide). */
+  readonly protect?: boolean;
 }
 
 /**
@@ -31,10 +44,11 @@ export function planControlPlane(
   const etcd = errors.attempt(() => requireComponent("etcd", args.etcd, EtcdCluster, "EtcdCluster"));
   const resolved = errors.attempt(() => resolveControlPlaneMode(name, args, etcd?.clientUrls ?? []));
   const hostProvider =
-    (args.mode ?? "containerized") === "containerized"
+    (args.mode ?? CONTROL_PLANE_DEFAULTS.mode) === "containerized"
       ? errors.attempt(() => requireKubernetesProvider(opts, "KarmadaControlPlane"))
       : undefined;
   const pki = args.pki ?? {};
+  const crds: CrdSource = args.crds ?? CONTROL_PLANE_DEFAULTS.crds;
   errors.attempt(() =>
     validatePkiConfig(
       "pki",
@@ -44,9 +58,7 @@ export function planControlPlane(
     ),
   );
   if (resolved) {
-    errors.attempt(() =>
-      validateCrdSource(args.crds ?? { kind: "release" }, resolved.settings.release, "crds"),
-    );
+    errors.attempt(() => validateCrdSource(crds, resolved.settings.release, "crds"));
   }
   for (const key of ["pullModeBootstrap", "createNamespace", "protect"] as const) {
     if (args[key] !== undefined) {
@@ -56,5 +68,14 @@ export function planControlPlane(
     }
   }
   errors.throwIfAny(subject);
-  return { ...resolved!, etcd: etcd!, hostProvider };
+  return {
+    ...resolved!,
+    etcd: etcd!,
+    hostProvider,
+    pki,
+    crds,
+    pullModeBootstrap: args.pullModeBootstrap ?? CONTROL_PLANE_DEFAULTS.pullModeBootstrap,
+    createNamespace: args.createNamespace ?? CONTROL_PLANE_DEFAULTS.createNamespace,
+    protect: args.protect,
+  };
 }

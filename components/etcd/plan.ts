@@ -7,7 +7,7 @@ import { resolveEtcdInClusterSettings } from "../../lib/etcd/resolve";
 import { validatePkiConfig } from "../../lib/pki/config-check";
 import { ConfigError, ErrorCollector, check, show } from "../../lib/validation/errors";
 import { requireKubernetesProvider } from "../providers";
-import { ETCD_MODES, EtcdClusterArgs, EtcdMode } from "./args";
+import { ETCD_MODES, EtcdClusterArgs, EtcdMode, EtcdPkiConfig } from "./args";
 import { EtcdExternalConfig, validateExternalEtcd } from "./external";
 
 /** What an etcd cluster is built from, known before it registers anything. */
@@ -20,6 +20,10 @@ export interface EtcdPlan {
   readonly createNamespace: boolean;
   /** The host cluster (in-cluster mode). */
   readonly provider?: pulumi.ProviderResource;
+  /** `pki`, `{}` when not given (no certificates of its own in external mode). */
+  readonly pki: EtcdPkiConfig;
+  /** `protect`, when given (else the component's options decide). */
+  readonly protect?: boolean;
 }
 
 /** The settings sections of each mode; a section of another mode would be silently ignored. */
@@ -48,7 +52,7 @@ export function planEtcd(
       );
     }
   }
-  let plan: EtcdPlan | undefined;
+  let plan: Omit<EtcdPlan, "pki" | "protect"> | undefined;
   if (mode === "external") {
     plan = errors.attempt(() => ({
       mode,
@@ -94,5 +98,5 @@ export function planEtcd(
     );
   }
   errors.throwIfAny(`EtcdCluster ${show(name)}`);
-  return plan!;
+  return { ...plan!, pki: args.pki ?? {}, protect: args.protect };
 }

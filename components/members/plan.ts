@@ -15,6 +15,10 @@ export interface MemberPlan {
   readonly settings: MemberSettings;
   /** Where its member-side credentials live; absent when it creates none (pull, reportSecrets off). */
   readonly credentials?: CredentialsPlace;
+  /** `caBundle` (push mode), when given; else the `ca.crt` the member's token controller puts into the token Secret. */
+  readonly caBundle?: pulumi.Input<string>;
+  /** `protect`, when given (else the component's options decide). */
+  readonly protect?: boolean;
 }
 
 /**
@@ -87,7 +91,14 @@ export function planMember(
     );
   }
   errors.throwIfAny(`MemberRegistration ${show(name)}`);
-  return { controlPlane: controlPlane!, member: member!, settings: settings!, credentials };
+  return {
+    controlPlane: controlPlane!,
+    member: member!,
+    settings: settings!,
+    credentials,
+    caBundle: args.caBundle,
+    protect: args.protect,
+  };
 }
 
 /** Whether a registration creates credentials in the member: push always, pull when the agent reports them. */

@@ -6,6 +6,12 @@ import { ComponentSettings, ControlPlaneSettings, EtcdConnection, ResourceRequir
 
 /** Defaults in one place. */
 export const CONTROL_PLANE_DEFAULTS = {
+  mode: "containerized",
+  /** kube-public/cluster-info and the bootstrap-token RBAC, for pull members' `karmadactl register`. */
+  pullModeBootstrap: true,
+  createNamespace: true,
+  /** The CRD bundle of the release (downloaded from its GitHub release). */
+  crds: { kind: "release" },
   namespace: "karmada-system",
   clusterDomain: "cluster.local",
   apiServerPort: 5443,

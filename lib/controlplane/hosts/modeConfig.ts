@@ -1,7 +1,7 @@
 import { resolveHost } from "../../hosts/spec";
 import { check, ConfigError, ErrorCollector, show } from "../../validation/errors";
 import { ComponentConfig, ControlPlaneConfig } from "../config";
-import { resolveControlPlaneSettings } from "../defaults";
+import { CONTROL_PLANE_DEFAULTS, resolveControlPlaneSettings } from "../defaults";
 import { ControlPlaneSettings } from "../settings";
 import { validateControlPlaneConfig } from "../validate";
 import { keyField } from "../../validation/labels";
@@ -151,7 +151,7 @@ export function resolveControlPlaneMode(
   config: ControlPlaneConfig & { readonly mode?: ControlPlaneMode; readonly hosts?: ControlPlaneHostsConfig },
   etcdEndpoints: readonly string[],
 ): ResolvedControlPlaneMode {
-  const mode = config.mode ?? "containerized";
+  const mode = config.mode ?? CONTROL_PLANE_DEFAULTS.mode;
   check(
     CONTROL_PLANE_MODES.includes(mode),
     "mode",
