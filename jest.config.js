@@ -28,7 +28,7 @@ module.exports = {
       ...common,
       displayName: "e2e",
       testMatch: ["<rootDir>/test/e2e/**/*.test.ts"],
-      // the lab of real nodes some suites share (test/support/lab.ts): fresh for each run, gone after it
+      // the lab of real nodes some suites share (devkit/lab/useLab.ts): fresh for each run, gone after it
       globalSetup: "<rootDir>/test/support/labTeardown.ts",
       globalTeardown: "<rootDir>/test/support/labTeardown.ts",
     },

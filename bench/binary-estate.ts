@@ -26,7 +26,7 @@ import { ByHand, runningServices, rollByHand, startAllByHand, stopAllByHand } fr
 import { stopPullAgent } from "../scripts/sandbox/agent";
 import { startAgentsAndWait, writeAdminKubeconfig } from "../scripts/sandbox/estate";
 import { LOCAL_RUN_OPTIONS, LocalStack, SettingsEdit } from "../scripts/sandbox/stack";
-import { LocalEstate, stageSchedulerVersion, startLocalEstate } from "../test/support/engine/localEstate";
+import { LocalEstate, stageSchedulerVersion, startLocalEstate } from "../devkit/engine/localEstate";
 import { CpuMeter, describeCpuUse } from "./support/cpuUse";
 import { deleteSchedules, StateResource } from "./support/deleteSchedule";
 import { sameResourcesStack } from "./support/stateReplayProject";

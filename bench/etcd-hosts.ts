@@ -15,16 +15,16 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { REPO_ROOT } from "../test/support/kube/binaries";
+import { REPO_ROOT } from "../devkit/testbed";
 import { resolveHosts } from "../lib/hosts/spec";
-import { HOST_ETCD_BIN } from "../test/support/hosts/etcdProgram";
-import { EtcdInput, EtcdStack, startEtcdStack } from "../test/support/hosts/etcdStack";
-import { killScriptProcesses, portOpen } from "../test/support/hosts/testbed";
+import { HOST_ETCD_BIN } from "../devkit/hosts/etcdProgram";
+import { EtcdInput, EtcdStack, startEtcdStack } from "../devkit/hosts/etcdStack";
+import { killScriptProcesses, portOpen } from "../devkit/hosts/testbed";
 import { compileBenchPrograms } from "./support/compiledPrograms";
 import { FloorStack } from "./support/etcdFloor";
 import { floorShape, FloorShape } from "./support/etcdFloorShape";
 import { PlainEtcd } from "./support/etcdPlain";
-import { runProcess } from "../test/support/hosts/driver";
+import { runProcess } from "../devkit/hosts/driver";
 import { describeKindTimings, EngineStepClock, StepTiming, timingsByKind } from "./support/engineTimings";
 import { BenchTarget, figureOf, median, reportFigure, timed } from "./support/figures";
 

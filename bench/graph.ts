@@ -17,7 +17,7 @@ import * as path from "node:path";
 import { figureOf, median, reportFigure } from "./support/figures";
 import { benchCrdSource, describeCrdSource } from "./support/graphEstate";
 import { GraphRun, runGraphChild } from "./support/graphRuns";
-import { testbedEnv } from "../test/support/kube/binaries";
+import { testbedEnv } from "../devkit/testbed";
 
 const BENCH = "graph";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -22,7 +22,7 @@ import * as fs from "fs";
 import { ApiCredentials, apiGet, credentialsFromKubeconfig, waitFor } from "../devkit/kubeClient";
 import { startAgentsAndWait, writeAdminKubeconfig } from "../scripts/sandbox/estate";
 import { LOCAL_RUN_OPTIONS, SettingsEdit } from "../scripts/sandbox/stack";
-import { LocalEstate, startLocalEstate } from "../test/support/engine/localEstate";
+import { LocalEstate, startLocalEstate } from "../devkit/engine/localEstate";
 import { CpuMeter, CpuUse, describeCpuUse } from "./support/cpuUse";
 import { EngineStepClock, describeKindTimings, timingsByKind } from "./support/engineTimings";
 import { figureOf, median, reportFigure, timed } from "./support/figures";

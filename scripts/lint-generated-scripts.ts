@@ -14,7 +14,7 @@ import {
   SNAPSHOT_SCRIPT,
   STORE_SCRIPT,
 } from "../lib/manifests/etcd";
-import { scriptsOf, variantPlans } from "../test/unit/hosts/fixtures";
+import { scriptsOf, variantPlans } from "../devkit/hosts/scriptFixtures";
 
 /** Scripts run by `/bin/sh -c` in pods. */
 const POD_SCRIPTS = {

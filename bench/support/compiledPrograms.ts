@@ -8,11 +8,11 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../test/support/kube/binaries";
+import { REPO_ROOT } from "../../devkit/testbed";
 
 /** Entry points of the compiled programs. */
 export interface CompiledPrograms {
-  /** test/e2e/programs/etcd-hosts/index.ts as JavaScript. */
+  /** devkit/programs/etcd-hosts/index.ts as JavaScript. */
   readonly etcd: string;
   /** bench/support/etcdFloorProgram.ts as JavaScript. */
   readonly floor: string;
@@ -21,7 +21,7 @@ export interface CompiledPrograms {
 /** Compiles both programs (and what they import) under `dir` with the repository's compiler options. */
 export function compileBenchPrograms(dir: string): CompiledPrograms {
   const sources = {
-    etcd: "test/e2e/programs/etcd-hosts/index.ts",
+    etcd: "devkit/programs/etcd-hosts/index.ts",
     floor: "bench/support/etcdFloorProgram.ts",
   };
   const outDir = path.join(dir, "js");

@@ -8,8 +8,8 @@
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import * as fs from "fs";
 import * as path from "path";
-import { REPO_ROOT } from "../../test/support/kube/binaries";
-import { EngineEnv } from "../../test/support/engine/env";
+import { REPO_ROOT } from "../../devkit/testbed";
+import { EngineEnv } from "../../devkit/engine/env";
 import { FLOOR_SHAPE_ENV, FloorShape } from "./etcdFloorShape";
 
 /** The floor's own stack: a Pulumi project running bench/support/etcdFloorProgram.ts. */

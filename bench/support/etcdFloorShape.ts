@@ -3,7 +3,7 @@
  * registers, derived from the state an etcd-on-hosts run left. Imports nothing at run time, so the floor
  * program loads no more than the resources it registers need.
  */
-import type { HostInput } from "../../test/e2e/programs/etcd-hosts/input";
+import type { HostInput } from "../../devkit/programs/etcd-hosts/input";
 
 /** Environment variable naming the floor program's shape file. */
 export const FLOOR_SHAPE_ENV = "PK_ETCD_FLOOR_SHAPE";

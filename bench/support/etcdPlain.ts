@@ -12,8 +12,8 @@ import * as path from "path";
 import { MEMBER_PKI_FILES } from "../../lib/etcd/hosts/pkiFiles";
 import { shq } from "../../lib/hosts/shell";
 import { ResolvedHost } from "../../lib/hosts/spec";
-import { ClientTls, EtcdTestClient } from "../../test/support/hosts/etcdClient";
-import { RunResult, runProcess, SshRunner } from "../../test/support/hosts/driver";
+import { ClientTls, EtcdTestClient } from "../../devkit/hosts/etcdClient";
+import { RunResult, runProcess, SshRunner } from "../../devkit/hosts/driver";
 
 /** What the plain script leaves on each host (below the host's root), besides the binaries. */
 const PLAIN = {

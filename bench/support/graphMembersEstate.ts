@@ -1,7 +1,7 @@
 /**
  * The estate the push-members bench registers members into, on loopback addresses 127.0.14.x: a host
- * cluster for the containerized control plane, a kube-apiserver standing in for karmada-apiserver (as in
- * test/support/engine/estateFixture.ts: trusted both ways through a Karmada CA the program brings) and
+ * cluster for the containerized control plane, a kube-apiserver standing in for karmada-apiserver
+ * (trusted both ways through a Karmada CA the program brings) and
  * one loopback API server per member (etcd + kube-apiserver + kube-controller-manager, whose token
  * controller fills the members' token Secrets). The stack runs the repository's estate composition
  * (stacks/estate.ts) as an inline program with however many push members are asked for.
@@ -16,17 +16,10 @@ import * as pulumi from "@pulumi/pulumi";
 import { Stack } from "@pulumi/pulumi/automation";
 import * as path from "node:path";
 import { buildEstate } from "../../stacks/estate";
-import { crdSourceForTests } from "../../test/support/engine/crds";
-import { createEngineEnv, EngineEnv } from "../../test/support/engine/env";
-import { inlineProgramStack } from "../../test/support/engine/workspace";
-import {
-  apiRequest,
-  CaPair,
-  generateCa,
-  LoopbackCluster,
-  startCluster,
-  waitFor,
-} from "../../test/support/kube";
+import { crdSourceForTests } from "../../devkit/engine/crds";
+import { createEngineEnv, EngineEnv } from "../../devkit/engine/env";
+import { inlineProgramStack } from "../../devkit/engine/workspace";
+import { apiRequest, CaPair, generateCa, LoopbackCluster, startCluster, waitFor } from "../../devkit/kube";
 
 /** Loopback addresses of this bench (its own range). */
 export const MEMBERS_ESTATE_ADDRESSES = {

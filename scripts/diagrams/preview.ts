@@ -22,9 +22,9 @@ import * as path from "path";
 import { readLayout } from "../sandbox/bed";
 import { MirroredArtifact } from "../sandbox/mirror";
 import { LOCAL_STACK, prepareLocalStack, StackBed } from "../sandbox/stack";
-import { pinnedHostKey } from "../../test/support/hosts/testbed";
-import { REPO_ROOT, testbedEnv } from "../../test/support/kube/binaries";
-import { startCluster } from "../../test/support/kube/cluster";
+import { pinnedHostKey } from "../../devkit/hosts/testbed";
+import { REPO_ROOT, testbedEnv } from "../../devkit/testbed";
+import { startCluster } from "../../devkit/kube/cluster";
 import { ConfigError } from "../../lib/validation/errors";
 
 /** The loopback network this script may use (`a.b.c`, the /24 without its last octet). */

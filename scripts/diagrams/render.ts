@@ -14,7 +14,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { parsePreviewDigest } from "../../lib/preview/digest";
-import { REPO_ROOT } from "../../test/support/kube/binaries";
+import { REPO_ROOT } from "../../devkit/testbed";
 import { Finding, checkReport, diagramFiles, dotFindings, svgFinding } from "./check";
 import { diagramSources } from "./diagrams";
 import { graphOnlyDigest } from "./estate";

@@ -8,14 +8,14 @@
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { requireBinary } from "../../test/support/kube/binaries";
-import { apiGet, credentialsFromKubeconfig } from "../../test/support/kube/client";
+import { requireBinary } from "../../devkit/testbed";
+import { apiGet, credentialsFromKubeconfig } from "../../devkit/kubeClient";
 import {
   isRecordedProcessRunning,
   readPidFile,
   startProcess,
   stopRecordedProcesses,
-} from "../../test/support/kube/processes";
+} from "../../devkit/processes";
 import { labPlace } from "../../devkit/lab/lab";
 import { launcherPath } from "../../devkit/lab/place";
 import type { LabPlan } from "../../devkit/lab/plan";

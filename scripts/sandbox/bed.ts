@@ -17,8 +17,8 @@ import { CONTROL_PLANE_PORTS, haproxyConfig } from "../../devkit/lab/loadBalance
 import { machineAccess, machineFiles, machineHostKey, onMachine } from "../../devkit/lab/machine";
 import { clusterOf, LabPlan, LabSpec, machineOf, MachinePlan, planLab } from "../../devkit/lab/plan";
 import { startIn } from "../../devkit/lab/place";
-import { portOpen, waitForPort } from "../../test/support/hosts/testbed";
-import { REPO_ROOT, reportedVersion, requireBinary, testbedEnv } from "../../test/support/kube/binaries";
+import { portOpen, waitForPort } from "../../devkit/hosts/testbed";
+import { REPO_ROOT, reportedVersion, requireBinary, testbedEnv } from "../../devkit/testbed";
 import { execFileSync } from "child_process";
 import { MirroredArtifact, packMirror } from "./mirror";
 

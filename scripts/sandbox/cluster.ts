@@ -1,13 +1,13 @@
 /**
- * The local estate's member clusters (bed.ts): loopback clusters of test/support/kube that outlive the
+ * The local estate's member clusters (bed.ts): loopback clusters of devkit/kube that outlive the
  * command that started them (their pid files live in the cluster directory), found again when running.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
-import { apiRequest, credentialsFromKubeconfig } from "../../test/support/kube/client";
-import { startCluster, stopClusterInDir } from "../../test/support/kube/cluster";
-import { isRecordedProcessRunning, readPidFile } from "../../test/support/kube/processes";
+import { apiRequest, credentialsFromKubeconfig } from "../../devkit/kubeClient";
+import { startCluster, stopClusterInDir } from "../../devkit/kube/cluster";
+import { isRecordedProcessRunning, readPidFile } from "../../devkit/processes";
 
 /** Every pid file of the cluster names the live process it recorded (a cluster without any pid file is not running). */
 function allRecordedRunning(dir: string): boolean {

@@ -7,7 +7,7 @@
  *
  * Stops on SIGTERM, or with the lab.
  */
-import { serveDirectory } from "../../test/support/hosts/fileServer";
+import { serveDirectory } from "../../devkit/hosts/fileServer";
 
 async function main(dir: string, address: string, port: number): Promise<void> {
   const mirror = await serveDirectory(dir, address, port);

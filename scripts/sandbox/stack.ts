@@ -10,7 +10,7 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { parse, stringify } from "yaml";
-import { engineEnvironment, mirrorStacksProject } from "../../test/support/engine";
+import { engineEnvironment, mirrorStacksProject } from "../../devkit/engine";
 import { REPO_ROOT, findBinary, testbedEnv } from "../../devkit/testbed";
 import { Bed, LOCAL_STACK_FILE } from "./bed";
 import { projectFileForJavaScript, transpileStacksProgram } from "./program";

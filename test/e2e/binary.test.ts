@@ -46,9 +46,9 @@ import {
   LocalEstate,
   stageSchedulerVersion,
   startLocalEstate,
-} from "../support/engine";
+} from "../../devkit/engine";
 import { parseUrn } from "../../lib/preview/urn";
-import { reportedVersion, requireBinary } from "../support/kube/binaries";
+import { reportedVersion, requireBinary } from "../../devkit/testbed";
 import { binaryFamily } from "../../lib/controlplane/hosts/binaries";
 import { ControlPlaneComponent } from "../../lib/controlplane/flags-ports";
 import {
@@ -57,7 +57,7 @@ import {
   apiRequest,
   credentialsFromKubeconfig,
   waitFor,
-} from "../support/kube/client";
+} from "../../devkit/kubeClient";
 import { watchAvailability } from "../support/kube/availability";
 import { putKeysScript, restoredKeyCount } from "../support/etcdData";
 

@@ -63,9 +63,9 @@ import { agentKarmadaObjects } from "../../lib/members/rbac";
 import { AGENT_OWNED_FLAGS, validateMemberConfig } from "../../lib/members/validate";
 import { controlPlaneCertificates } from "../../lib/pki/certificates";
 import { ConfigError, ConfigErrors, configErrorsOf } from "../../lib/validation/errors";
-import { e2eTier } from "../support/engine/tier";
-import { TEST_SSH_KEY } from "../support/sshKey";
-import { DryRunResult, DryRunner, LoopbackCluster, accepted, startCluster } from "../support/kube";
+import { e2eTier } from "../../devkit/engine/tier";
+import { TEST_SSH_KEY } from "../../devkit/sshKey";
+import { DryRunResult, DryRunner, LoopbackCluster, accepted, startCluster } from "../../devkit/kube";
 
 jest.setTimeout(300_000);
 

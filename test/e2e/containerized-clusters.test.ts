@@ -5,7 +5,7 @@
  */
 import * as fs from "fs";
 import { ConfigError } from "../../lib/validation/errors";
-import { e2eTier } from "../support/engine/tier";
+import { e2eTier } from "../../devkit/engine/tier";
 import {
   LoopbackCluster,
   apiGet,
@@ -14,7 +14,7 @@ import {
   isRunning,
   resolveClusterOptions,
   startCluster,
-} from "../support/kube";
+} from "../../devkit/kube";
 import * as os from "os";
 import * as path from "path";
 

@@ -45,8 +45,8 @@ import {
   startCli,
   stateResources,
   summaryChanges,
-} from "../support/engine";
-import { LabEstate, LabEstateOverrides, labEstate, mergeConfig } from "../support/engine/labEstate";
+} from "../../devkit/engine";
+import { LabEstate, LabEstateOverrides, labEstate, mergeConfig } from "../../devkit/engine/labEstate";
 import {
   ApiCredentials,
   ObjectLocator,
@@ -55,8 +55,8 @@ import {
   credentialsFromKubeconfig,
   listNames,
   waitFor,
-} from "../support/kube";
-import { LAB_NEEDS } from "../support/lab";
+} from "../../devkit/kube";
+import { LAB_NEEDS } from "../../devkit/lab/useLab";
 import { putKeysScript, restoredKeyCount } from "../support/etcdData";
 
 jest.setTimeout(30 * 60_000);

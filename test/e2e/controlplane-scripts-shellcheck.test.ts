@@ -7,8 +7,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { planControlPlaneHosts, probeScript, repairScript } from "../../lib/controlplane/hosts";
-import { e2eTier } from "../support/engine/tier";
-import { requireBinary } from "../support/kube/binaries";
+import { e2eTier } from "../../devkit/engine/tier";
+import { requireBinary } from "../../devkit/testbed";
 import { SSH_KEY, hostsConfig, resolveBoth } from "../unit/controlplane/hostsFixtures";
 
 const tier = e2eTier(

@@ -9,9 +9,9 @@
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { e2eTier } from "../support/engine/tier";
-import { EtcdStack, startEtcdStack } from "../support/hosts/etcdStack";
-import { FileServer, serveDirectory } from "../support/hosts/fileServer";
+import { e2eTier } from "../../devkit/engine/tier";
+import { EtcdStack, startEtcdStack } from "../../devkit/hosts/etcdStack";
+import { FileServer, serveDirectory } from "../../devkit/hosts/fileServer";
 
 jest.setTimeout(900_000);
 

@@ -10,8 +10,8 @@ import * as net from "net";
 import * as path from "path";
 import { resolveEtcdHostsSettings } from "../../lib/etcd/hosts/resolve";
 import { ConfigError } from "../../lib/validation/errors";
-import { e2eTier } from "../support/engine/tier";
-import { EtcdStack, startEtcdStack } from "../support/hosts/etcdStack";
+import { e2eTier } from "../../devkit/engine/tier";
+import { EtcdStack, startEtcdStack } from "../../devkit/hosts/etcdStack";
 
 jest.setTimeout(900_000);
 

@@ -10,10 +10,10 @@ import { EngineEvent, UpResult } from "@pulumi/pulumi/automation";
 import * as fs from "fs";
 import * as http from "http";
 import * as path from "path";
-import { e2eTier } from "../support/engine/tier";
-import { BackgroundWriter, EtcdTestClient } from "../support/hosts/etcdClient";
-import { EtcdStack, startEtcdStack } from "../support/hosts/etcdStack";
-import { killScriptProcesses } from "../support/hosts/testbed";
+import { e2eTier } from "../../devkit/engine/tier";
+import { BackgroundWriter, EtcdTestClient } from "../../devkit/hosts/etcdClient";
+import { EtcdStack, startEtcdStack } from "../../devkit/hosts/etcdStack";
+import { killScriptProcesses } from "../../devkit/hosts/testbed";
 
 jest.setTimeout(900_000);
 

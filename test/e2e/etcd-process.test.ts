@@ -31,9 +31,9 @@ import {
   etcdMemberNames,
 } from "../../lib/manifests/etcd";
 import { keyCount, putKeysScript } from "../support/etcdData";
-import { e2eTier } from "../support/engine/tier";
-import { requireBinary } from "../support/kube/binaries";
-import { generateCa } from "../support/kube/pki";
+import { e2eTier } from "../../devkit/engine/tier";
+import { requireBinary } from "../../devkit/testbed";
+import { generateCa } from "../../devkit/pki";
 
 /**
  * Runs a real etcd cluster (the test bed's pinned build) the way the StatefulSet starts its members —

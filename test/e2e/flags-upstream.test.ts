@@ -1,8 +1,8 @@
 import { execFileSync } from "child_process";
 import { CONTAINER_PATHS, componentFlags } from "../../lib/controlplane/flags";
 import { ControlPlaneComponent } from "../../lib/controlplane/flags-ports";
-import { e2eTier } from "../support/engine/tier";
-import { reportedVersion, requireBinary, testbedEnv } from "../support/kube/binaries";
+import { e2eTier } from "../../devkit/engine/tier";
+import { reportedVersion, requireBinary, testbedEnv } from "../../devkit/testbed";
 import * as path from "path";
 import { testSettings } from "../support/settings";
 

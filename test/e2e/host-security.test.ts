@@ -15,10 +15,10 @@ import { hostConnection } from "../../lib/hosts/connection";
 import { remoteInvocation, renderScript } from "../../lib/hosts/script";
 import { rooted, shq } from "../../lib/hosts/shell";
 import { resolveHosts } from "../../lib/hosts/spec";
-import { createEngineEnv, EngineEnv } from "../support/engine/env";
-import { e2eTier } from "../support/engine/tier";
-import { inlineProgramStack } from "../support/engine/workspace";
-import { generateHostKey, pinnedHostKey, startTestBed, TestBed } from "../support/hosts/testbed";
+import { createEngineEnv, EngineEnv } from "../../devkit/engine/env";
+import { e2eTier } from "../../devkit/engine/tier";
+import { inlineProgramStack } from "../../devkit/engine/workspace";
+import { generateHostKey, pinnedHostKey, startTestBed, TestBed } from "../../devkit/hosts/testbed";
 
 jest.setTimeout(300_000);
 

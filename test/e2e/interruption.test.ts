@@ -10,10 +10,10 @@
 import { EngineEvent } from "@pulumi/pulumi/automation";
 import { execFileSync, spawnSync } from "child_process";
 import * as path from "path";
-import { describeChanges, e2eTier, recordSteps } from "../support/engine";
-import { EtcdTestClient } from "../support/hosts/etcdClient";
-import { EtcdStack, startEtcdStack } from "../support/hosts/etcdStack";
-import { waitFor } from "../support/kube";
+import { describeChanges, e2eTier, recordSteps } from "../../devkit/engine";
+import { EtcdTestClient } from "../../devkit/hosts/etcdClient";
+import { EtcdStack, startEtcdStack } from "../../devkit/hosts/etcdStack";
+import { waitFor } from "../../devkit/kube";
 
 jest.setTimeout(30 * 60_000);
 

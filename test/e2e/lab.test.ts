@@ -14,9 +14,9 @@ import { adminCredentials } from "../../devkit/lab/controlPlane";
 import { Lab, applyObjects, labLeftovers, startLab, stopLab } from "../../devkit/lab/lab";
 import { LabPlan, clusterOf, planLab } from "../../devkit/lab/plan";
 import { processesIn } from "../../devkit/lab/cgroups";
-import { ApiCredentials, apiGet, waitFor } from "../support/kube";
-import { e2eTier } from "../support/engine";
-import { LAB_NEEDS } from "../support/lab";
+import { ApiCredentials, apiGet, waitFor } from "../../devkit/kube";
+import { e2eTier } from "../../devkit/engine";
+import { LAB_NEEDS } from "../../devkit/lab/useLab";
 
 jest.setTimeout(15 * 60_000);
 

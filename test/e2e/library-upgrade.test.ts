@@ -1,7 +1,7 @@
 /**
  * The upgrade gate: upgrading pulumi-karmada itself must never replace or delete anything stateful.
  * Two estates are deployed by the real engine with the PREVIOUS release of this library (a pinned
- * commit, unpacked and installed in the test: test/support/engine/previousRelease.ts) onto the e2e lab's
+ * commit, unpacked and installed in the test: devkit/engine/previousRelease.ts) onto the e2e lab's
  * real nodes, then the same stacks are previewed and updated with the code under test, as a user who
  * bumps the package does:
  *   A. the containerized estate: etcd in-cluster (StatefulSet with its claims, namespace), the control
@@ -26,16 +26,16 @@ import {
   setStructuredConfig,
   stacksProjectDir,
   StepRecord,
-} from "../support/engine";
-import { LabEstate, labEstate } from "../support/engine/labEstate";
-import { LAB_NEEDS } from "../support/lab";
+} from "../../devkit/engine";
+import { LabEstate, labEstate } from "../../devkit/engine/labEstate";
+import { LAB_NEEDS } from "../../devkit/lab/useLab";
 import { addLabAddress } from "../../devkit/lab/network";
 import { labPlace } from "../../devkit/lab/lab";
 import { launcherPath } from "../../devkit/lab/place";
-import { EtcdTestClient } from "../support/hosts/etcdClient";
-import { findEtcd } from "../support/hosts/etcdBinaries";
-import { HOST_ETCD_BIN, placeEtcdBinaries } from "../support/hosts/etcdProgram";
-import { startTestBed, TestBed } from "../support/hosts/testbed";
+import { EtcdTestClient } from "../../devkit/hosts/etcdClient";
+import { findEtcd } from "../../devkit/hosts/etcdBinaries";
+import { HOST_ETCD_BIN, placeEtcdBinaries } from "../../devkit/hosts/etcdProgram";
+import { startTestBed, TestBed } from "../../devkit/hosts/testbed";
 
 jest.setTimeout(30 * 60_000);
 

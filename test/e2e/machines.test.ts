@@ -22,8 +22,8 @@ import {
   powerOffMachine,
 } from "../../devkit/lab/machine";
 import { LabPlan, MachinePlan } from "../../devkit/lab/plan";
-import { e2eTier } from "../support/engine";
-import { waitFor } from "../support/kube";
+import { e2eTier } from "../../devkit/engine";
+import { waitFor } from "../../devkit/kube";
 
 jest.setTimeout(10 * 60_000);
 

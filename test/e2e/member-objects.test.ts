@@ -8,7 +8,7 @@ import { resolveMemberSettings } from "../../lib/members/config";
 import { agentMemberObjects } from "../../lib/members/pull";
 import { memberCredentialObjects, secretDataValue, tokenSecretObject } from "../../lib/members/push";
 import type { KubeObject } from "../../lib/kube/apply";
-import { e2eTier } from "../support/engine/tier";
+import { e2eTier } from "../../devkit/engine/tier";
 import {
   ApiCredentials,
   LoopbackCluster,
@@ -16,7 +16,7 @@ import {
   apiRequest,
   startCluster,
   waitFor,
-} from "../support/kube";
+} from "../../devkit/kube";
 
 jest.setTimeout(300_000);
 

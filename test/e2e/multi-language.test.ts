@@ -17,8 +17,8 @@ import { clusterOf } from "../../devkit/lab/plan";
 import { testbedCrdBundle } from "../../devkit/lab/estate";
 import type { Lab } from "../../devkit/lab/lab";
 import { adminCredentials } from "../../devkit/lab/controlPlane";
-import { CaPair, generateCa } from "../support/kube/pki";
-import { apiGet, apiRequest, credentialsFromKubeconfig, listNames } from "../support/kube";
+import { CaPair, generateCa } from "../../devkit/pki";
+import { apiGet, apiRequest, credentialsFromKubeconfig, listNames } from "../../devkit/kube";
 import {
   EngineEnv,
   StateResource,
@@ -30,8 +30,8 @@ import {
   languageProjectStack,
   recordSteps,
   stateResources,
-} from "../support/engine";
-import { LAB_NEEDS, useLab } from "../support/lab";
+} from "../../devkit/engine";
+import { LAB_NEEDS, useLab } from "../../devkit/lab/useLab";
 
 jest.setTimeout(30 * 60_000);
 

@@ -23,10 +23,10 @@ import {
   crdSourceForTests,
   e2eTier,
   setStructuredConfig,
-} from "../support/engine";
-import { REPO_ROOT } from "../support/kube";
+} from "../../devkit/engine";
+import { REPO_ROOT } from "../../devkit/kube";
 import type { Lab } from "../../devkit/lab/lab";
-import { LAB_NEEDS, useLab } from "../support/lab";
+import { LAB_NEEDS, useLab } from "../../devkit/lab/useLab";
 import {
   PACKAGE_DOCUMENTS,
   PackedPackage,

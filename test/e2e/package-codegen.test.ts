@@ -12,8 +12,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
-import { e2eTier } from "../support/engine";
-import { REPO_ROOT, testbedEnv } from "../support/kube";
+import { e2eTier } from "../../devkit/engine";
+import { REPO_ROOT, testbedEnv } from "../../devkit/kube";
 import { LANGUAGE } from "../../provider/schema/package";
 import { SCHEMA_FILE } from "../../provider/schema/json";
 
@@ -139,7 +139,7 @@ tier.describe("package schema → SDKs (pulumi package gen-sdk)", () => {
         "",
       ].join("\n"),
     );
-    // the repository's Go convention (test/support/engine/languageProject.ts): no checksum database
+    // the repository's Go convention (devkit/engine/languageProject.ts): no checksum database
     const goEnv = { ...env, GOFLAGS: "-mod=mod", GOSUMDB: env.GOSUMDB ?? "off", GOTOOLCHAIN: "local" };
     await run("go", ["mod", "tidy"], { env: goEnv, cwd: sdk("go") });
     await run("go", ["vet", "./..."], { env: goEnv, cwd: sdk("go") });

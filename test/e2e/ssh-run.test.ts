@@ -8,8 +8,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { SshTarget, runScriptOverSsh } from "../../lib/hosts/sshRun";
-import { e2eTier } from "../support/engine/tier";
-import { TestBed, TestHost, startTestBed } from "../support/hosts/testbed";
+import { e2eTier } from "../../devkit/engine/tier";
+import { TestBed, TestHost, startTestBed } from "../../devkit/hosts/testbed";
 
 jest.setTimeout(120_000);
 

@@ -8,9 +8,9 @@ import * as os from "os";
 import * as path from "path";
 import { etcdBackupServiceSpec, etcdServiceSpec } from "../../lib/etcd/hosts/service";
 import { systemdServiceUnit, systemdTimerUnit } from "../../lib/hosts/service";
-import { e2eTier } from "../support/engine/tier";
-import { requireBinary } from "../support/kube/binaries";
-import { settingsWith } from "../unit/hosts/fixtures";
+import { e2eTier } from "../../devkit/engine/tier";
+import { requireBinary } from "../../devkit/testbed";
+import { settingsWith } from "../../devkit/hosts/scriptFixtures";
 
 const tier = e2eTier("systemd units of etcd hosts (test/e2e/systemd-units.test.ts)", {
   binaries: ["systemd-analyze"],

@@ -7,7 +7,7 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { etcdHealthy, requireBinary, testbedEnv, waitFor } from "./kube";
+import { etcdHealthy, requireBinary, testbedEnv, waitFor } from "../../devkit/kube";
 import { startProcess, stopProcessGroup } from "../../devkit/processes";
 
 /** etcd caps a transaction at 128 operations (`--max-txn-ops`); 100 puts per transaction stay under. */

@@ -1,5 +1,5 @@
 /**
- * globalSetup and globalTeardown of the e2e project: the e2e lab (test/support/lab.ts) is removed before
+ * globalSetup and globalTeardown of the e2e project: the e2e lab (devkit/lab/useLab.ts) is removed before
  * the run, so every run starts on fresh clusters, and after it, so a run leaves nothing running (every
  * process, mount, cgroup and namespace of it). `PULUMI_KARMADA_KEEP_LAB=1` keeps a running lab across
  * runs (iterating on one suite locally); CI never sets it.

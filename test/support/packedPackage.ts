@@ -8,7 +8,7 @@ import { execFile } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { promisify } from "util";
-import { REPO_ROOT } from "./kube/binaries";
+import { REPO_ROOT } from "../../devkit/testbed";
 
 const execFileAsync = promisify(execFile);
 

@@ -4,7 +4,7 @@
  * time, and counts a poll good when any of them answers 200 — what a load balancer that health-checks its
  * backends can offer — then reports the longest stretch without a good poll.
  */
-import { ApiCredentials, apiRequest } from "./client";
+import { ApiCredentials, apiRequest } from "../../../devkit/kubeClient";
 
 /** One poll: when it was sent, how long it took, and whether a server answered 200. */
 export interface AvailabilitySample {

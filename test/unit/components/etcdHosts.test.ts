@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { EtcdCluster } from "../../../components/etcdCluster";
 import { find, isSecret, recordResources, settle } from "../../support/mocks";
-import { TEST_SSH_KEY } from "../../support/sshKey";
+import { TEST_SSH_KEY } from "../../../devkit/sshKey";
 
 describe("EtcdCluster in hosts mode", () => {
   it("issues member certificates for every host and drives one command chain per member", async () => {

@@ -14,9 +14,9 @@ import { MemberRegistration, MemberRegistrationArgs } from "../../../components/
 import { EtcdHostsArgs } from "../../../lib/etcd/hosts/args";
 import { ConfigError, configErrorsOf } from "../../../lib/validation/errors";
 import { FIXTURE_CRD_SOURCE } from "../../support/estate";
-import { generateCa } from "../../support/kube/pki";
+import { generateCa } from "../../../devkit/pki";
 import { recordResources, Registration } from "../../support/mocks";
-import { TEST_SSH_KEY } from "../../support/sshKey";
+import { TEST_SSH_KEY } from "../../../devkit/sshKey";
 import { simulateControllers } from "../members/simulate";
 import { externalEtcdCredentials } from "../../../devkit/pki";
 

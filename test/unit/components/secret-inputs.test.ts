@@ -14,10 +14,10 @@ import { resolveHost } from "../../../lib/hosts/spec";
 import { checkedCaSource } from "../../../lib/pki/config-check";
 import { checkedWhenKnown } from "../../../lib/validation/deferred";
 import { ConfigError } from "../../../lib/validation/errors";
-import { generateCa } from "../../support/kube/pki";
+import { generateCa } from "../../../devkit/pki";
 import { externalEtcdCredentials } from "../../../devkit/pki";
 import { valueOf } from "../../support/mocks";
-import { TEST_SSH_KEY } from "../../support/sshKey";
+import { TEST_SSH_KEY } from "../../../devkit/sshKey";
 
 const GARBLED_KEY =
   "-----BEGIN OPENSSH PRIVATE KEY-----\nbm90IGEga2V5IGF0IGFsbA==\n-----END OPENSSH PRIVATE KEY-----\n";

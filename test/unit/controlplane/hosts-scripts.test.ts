@@ -28,7 +28,7 @@ import {
   serviceScript,
 } from "../../../lib/controlplane/hosts";
 import { ControlPlaneComponent } from "../../../lib/controlplane/flags-ports";
-import { killScriptProcesses } from "../../support/hosts/testbed";
+import { killScriptProcesses } from "../../../devkit/hosts/testbed";
 import { SSH_KEY, hostsConfig, resolveBoth } from "./hostsFixtures";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pk-cp-scripts-"));

@@ -13,7 +13,7 @@ import {
 import { ControlPlaneSettings } from "../../../lib/controlplane/settings";
 import { validateControlPlaneConfig } from "../../../lib/controlplane/validate";
 import { FIXTURE_CRD_SOURCE } from "../../support/estate";
-import { TEST_SSH_KEY } from "../../support/sshKey";
+import { TEST_SSH_KEY } from "../../../devkit/sshKey";
 import { externalEtcdCredentials } from "../../../devkit/pki";
 import { Registration, recordResources, settle } from "../../support/mocks";
 

@@ -1,4 +1,4 @@
-import { REPO_ROOT } from "../../support/kube/binaries";
+import { REPO_ROOT } from "../../../devkit/testbed";
 import {
   DRAWN_PACKAGES,
   UNDRAWN_PACKAGES,

@@ -3,9 +3,9 @@ import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { deployEtcdOnHosts, EtcdHostsPki, remoteCommandInputs } from "../../../components/etcd/hostsMode";
 import { planEtcdHosts } from "../../../lib/etcd/hosts/plan";
 import { hostConnection } from "../../../lib/hosts/connection";
-import { settingsWith } from "./fixtures";
+import { settingsWith } from "../../../devkit/hosts/scriptFixtures";
 import { find, recordResources, settle, valueOf } from "../../support/mocks";
-import { hosts } from "./fixtures";
+import { hosts } from "../../../devkit/hosts/scriptFixtures";
 
 class Parent extends pulumi.ComponentResource {
   constructor(name: string) {

@@ -1,4 +1,4 @@
-import { TEST_SSH_KEY } from "../../support/sshKey";
+import { TEST_SSH_KEY } from "../../../devkit/sshKey";
 /**
  * The member script run for real on an initialised member (a stand-in etcd that only listens on the
  * peer port, under the real supervisor): a new cluster token alone never rewrites the config nor
@@ -13,7 +13,7 @@ import { memberScript } from "../../../lib/etcd/hosts/memberScript";
 import { EtcdHostsArgs } from "../../../lib/etcd/hosts/args";
 import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { installStandInEtcd } from "../../support/hosts/standInEtcd";
-import { killScriptProcesses } from "../../support/hosts/testbed";
+import { killScriptProcesses } from "../../../devkit/hosts/testbed";
 
 const ADDRESS = "127.0.98.2";
 const PEER_PORT = 23800;

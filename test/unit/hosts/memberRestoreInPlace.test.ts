@@ -14,8 +14,8 @@ import { memberScript } from "../../../lib/etcd/hosts/memberScript";
 import { EtcdHostsArgs, EtcdSnapshotSource } from "../../../lib/etcd/hosts/args";
 import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { installStandInEtcd } from "../../support/hosts/standInEtcd";
-import { killScriptProcesses } from "../../support/hosts/testbed";
-import { TEST_SSH_KEY } from "../../support/sshKey";
+import { killScriptProcesses } from "../../../devkit/hosts/testbed";
+import { TEST_SSH_KEY } from "../../../devkit/sshKey";
 
 const ADDRESS = "127.0.98.7";
 const PEER_PORT = 23810;

@@ -3,7 +3,7 @@ import { DEFAULT_ETCD_VERSION, etcdReleaseUrl } from "../../../lib/etcd/hosts/re
 import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { initialCluster } from "../../../lib/etcd/hosts/urls";
 import { classifySshFailure, explainSshFailure } from "../../../lib/hosts/sshErrors";
-import { hosts, settingsWith } from "./fixtures";
+import { hosts, settingsWith } from "../../../devkit/hosts/scriptFixtures";
 
 describe("resolveEtcdHostsSettings", () => {
   it("defaults to the upstream v3.5.21 tarball with its known checksum, systemd, 2379/2380", () => {

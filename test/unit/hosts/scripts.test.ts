@@ -8,7 +8,7 @@ import { MEMBER_PKI_FILES, pkiBundle } from "../../../lib/etcd/hosts/pkiFiles";
 import { installBinariesBody, resolveArtifact } from "../../../lib/hosts/artifact";
 import { renderScript } from "../../../lib/hosts/script";
 import { supervisorProgram } from "../../../lib/hosts/supervisor";
-import { SECRET_KEY, scriptsOf, settingsWith, variantPlans } from "./fixtures";
+import { SECRET_KEY, scriptsOf, settingsWith, variantPlans } from "../../../devkit/hosts/scriptFixtures";
 
 function ensureShellcheck(): void {
   if (spawnSync("shellcheck", ["--version"]).status !== 0) {

@@ -11,8 +11,8 @@ import {
   systemdTimerUnit,
 } from "../../../lib/hosts/service";
 import { serviceCommands } from "../../../lib/hosts/serviceRunner";
-import { isRunning } from "../../support/kube/processes";
-import { settingsWith } from "./fixtures";
+import { isRunning } from "../../../devkit/processes";
+import { settingsWith } from "../../../devkit/hosts/scriptFixtures";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pk-services-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import * as path from "path";
 import { memberFiles } from "../../../lib/etcd/hosts/config";
 import { snapshotCheckScript } from "../../../lib/etcd/hosts/restore";
 import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
-import { TEST_SSH_KEY } from "../../support/sshKey";
+import { TEST_SSH_KEY } from "../../../devkit/sshKey";
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "pk-snapshot-check-"));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

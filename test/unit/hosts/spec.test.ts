@@ -5,7 +5,7 @@ import { hostConnection, resetUnpinnedHostsWarning } from "../../../lib/hosts/co
 import { HostSpec, isValidAddress, resolveHosts } from "../../../lib/hosts/spec";
 import { ConfigError } from "../../../lib/validation/errors";
 import { recordResources, settle } from "../../support/mocks";
-import { SECRET_KEY, hosts } from "./fixtures";
+import { SECRET_KEY, hosts } from "../../../devkit/hosts/scriptFixtures";
 
 describe("resolveHosts", () => {
   it("applies port 22, user root and root / by default", () => {

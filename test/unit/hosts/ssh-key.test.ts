@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { validateSshPrivateKey } from "../../../lib/hosts/ssh-key";
-import { generateCa } from "../../support/kube/pki";
+import { generateCa } from "../../../devkit/pki";
 import { configError } from "../validation/config-error";
 
 const scratch = mkdtempSync(join(tmpdir(), "pk-ssh-key-"));

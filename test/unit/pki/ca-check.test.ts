@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { basicConstraintsCaOf, checkCaPem, checkValidityPair, keyUsageOf } from "../../../lib/pki/ca-check";
 import { KEY_USAGES } from "../../../lib/pki/usages";
 import { makeTestPki } from "../../support/hosts/pki";
-import { generateCa } from "../../support/kube/pki";
+import { generateCa } from "../../../devkit/pki";
 import { configError } from "../validation/config-error";
 import { OPENSSL_KEY_USAGE, readKeyUsages } from "./openssl";
 

@@ -12,7 +12,7 @@ import {
 } from "../../../lib/policy";
 import { externalEtcdCredentials } from "../../../devkit/pki";
 import { Registration, recordResources, settle } from "../../support/mocks";
-import { TEST_SSH_KEY } from "../../support/sshKey";
+import { TEST_SSH_KEY } from "../../../devkit/sshKey";
 
 /** When the certificates the mocks issue end (test/support/mocks.ts, their canned state). */
 const MOCK_CERT_END = "2036-01-01T00:00:00Z";

@@ -17,10 +17,10 @@ import { STACK_CONFIG_KEYS } from "../../../stacks/config";
 import { buildEstate } from "../../../stacks/estate";
 import { readStackConfig } from "../../../stacks/program";
 import { FIXTURE_CRD_SOURCE } from "../../support/estate";
-import { generateCa } from "../../support/kube/pki";
+import { generateCa } from "../../../devkit/pki";
 import { recordResources } from "../../support/mocks";
 import { testKubeconfig } from "../../support/kubeconfig";
-import { TEST_SSH_KEY } from "../../support/sshKey";
+import { TEST_SSH_KEY } from "../../../devkit/sshKey";
 import { simulateControllers } from "../members/simulate";
 
 // The CRD bundle loads asynchronously, after every check has run; rows need neither network nor disk.

@@ -3,7 +3,7 @@
  * still running): its lab's network namespace is looked up, never its addresses probed.
  */
 import { readLayout } from "../../../scripts/sandbox/bed";
-import { localLabRunning } from "../../support/engine/localEstate";
+import { localLabRunning } from "../../../devkit/engine/localEstate";
 
 describe("localLabRunning", () => {
   const layout = readLayout();

@@ -5,7 +5,7 @@ import {
   secretsInConfig,
   secretsInExport,
   secretsOfStack,
-} from "../../support/engine/secrets";
+} from "../../../devkit/engine/secrets";
 
 /** A secret as `pulumi stack export --show-secrets` writes it: its value JSON-encoded. */
 const exported = (value: unknown) => ({

@@ -8,7 +8,7 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { REPO_ROOT } from "../../support/kube/binaries";
+import { REPO_ROOT } from "../../../devkit/testbed";
 import { describeWithGo } from "../../support/upstream";
 
 const BUILD = path.join(REPO_ROOT, "scripts/testbed/build.sh");

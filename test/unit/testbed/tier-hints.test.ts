@@ -1,5 +1,5 @@
 /** What the e2e tier guard tells a user whose machine lacks something: where each missing piece comes from. */
-import { buildHint, notRunBanner } from "../../support/engine/tier";
+import { buildHint, notRunBanner } from "../../../devkit/engine/tier";
 
 describe("e2e tier hints", () => {
   it("sends test-bed binaries, the Pulumi engine and its plugins to build.sh, once per component", () => {

@@ -6,8 +6,8 @@
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { installedPlugins, requiredPluginVersion } from "../../support/engine/tier";
-import { REPO_ROOT, findBinary, testbedEnv } from "../../support/kube/binaries";
+import { installedPlugins, requiredPluginVersion } from "../../../devkit/engine/tier";
+import { REPO_ROOT, findBinary, testbedEnv } from "../../../devkit/testbed";
 import { describeWithGo } from "../../support/upstream";
 import { DEFAULT_KARMADA_VERSION, RELEASES } from "../../../lib/catalog";
 

@@ -1,6 +1,6 @@
 /**
  * An etcd-on-hosts estate deployed by `pulumi up` itself: loopback hosts with real sshds (testbed.ts),
- * the test-bed etcd binaries placed on each host, and a stack of test/e2e/programs/etcd-hosts run by
+ * the test-bed etcd binaries placed on each host, and a stack of devkit/programs/etcd-hosts run by
  * the real Pulumi CLI, Node.js language host and provider plugins (Automation API, file backend). Tests
  * change the program's input and call `up` / `destroy`, nothing else.
  */
@@ -8,7 +8,7 @@ import { EngineEvent, LocalWorkspace, Stack, UpResult } from "@pulumi/pulumi/aut
 import { spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { EtcdProgramInput, HostInput, INPUT_ENV } from "../../e2e/programs/etcd-hosts/input";
+import { EtcdProgramInput, HostInput, INPUT_ENV } from "../programs/etcd-hosts/input";
 import { createEngineEnv, EngineEnv, EngineEnvOptions } from "../engine/env";
 import { EtcdBinaries, findEtcd } from "./etcdBinaries";
 import { EtcdTestClient } from "./etcdClient";

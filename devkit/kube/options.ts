@@ -2,12 +2,12 @@
  * Options of a loopback cluster and their defaults, checked before anything starts: every process binds
  * to one 127.0.0.0/8 address, never anything else.
  */
-import { cidrAddress, validateCidr } from "../../../lib/validation/cidr";
-import { validateDns1123Label } from "../../../lib/validation/dns";
-import { ConfigError, show } from "../../../lib/validation/errors";
-import { parseIPv4 } from "../../../lib/validation/ip";
-import { validatePort } from "../../../lib/validation/numbers";
-import type { CaPair } from "./pki";
+import { cidrAddress, validateCidr } from "../../lib/validation/cidr";
+import { validateDns1123Label } from "../../lib/validation/dns";
+import { ConfigError, show } from "../../lib/validation/errors";
+import { parseIPv4 } from "../../lib/validation/ip";
+import { validatePort } from "../../lib/validation/numbers";
+import type { CaPair } from "../pki";
 
 /** TCP ports, all on the cluster's one loopback address. */
 export interface ClusterPorts {

@@ -1,16 +1,16 @@
 /**
- * A containerized estate on the e2e lab of real nodes (test/support/lab.ts): the repository's stacks
+ * A containerized estate on the e2e lab of real nodes (devkit/lab/useLab.ts): the repository's stacks
  * program (or another tree's), deployed by the real engine with the library's own PKI — its pods run on
  * the lab's host nodes, its images are pulled from the lab registry, its members are the lab's member
  * clusters. Several estates share the lab one after another, each in its own host namespace and NodePort.
  */
 import { Stack } from "@pulumi/pulumi/automation";
-import { adminCredentials } from "../../../devkit/lab/controlPlane";
-import { LabEstateOptions, labEstateSettings } from "../../../devkit/lab/estate";
-import type { Lab } from "../../../devkit/lab/lab";
-import { clusterOf } from "../../../devkit/lab/plan";
-import type { ApiCredentials } from "../../../devkit/kubeClient";
-import { useLab } from "../lab";
+import { adminCredentials } from "../lab/controlPlane";
+import { LabEstateOptions, labEstateSettings } from "../lab/estate";
+import type { Lab } from "../lab/lab";
+import { clusterOf } from "../lab/plan";
+import type { ApiCredentials } from "../kubeClient";
+import { useLab } from "../lab/useLab";
 import { KarmadaConfig, setKarmadaConfig } from "./config";
 import { EngineEnv, EngineEnvOptions, createEngineEnv } from "./env";
 import { stacksProgramStack } from "./workspace";

@@ -6,8 +6,8 @@
  * Namespaces are the exception: namespaced objects need theirs to exist, so they are applied for real.
  */
 import * as https from "https";
-import type { KubeObject } from "../../../lib/kube/apply";
-import { ApiCredentials, ApiResponse, readResponse } from "./client";
+import type { KubeObject } from "../../lib/kube/apply";
+import { ApiCredentials, ApiResponse, readResponse } from "../kubeClient";
 import { ObjectLocator } from "./objects";
 
 /** The API server's verdict on one object. */

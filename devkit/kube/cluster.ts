@@ -8,12 +8,12 @@ import * as http from "http";
 import * as net from "net";
 import * as os from "os";
 import * as path from "path";
-import { renderKubeconfig } from "../../../lib/kubeconfig/render";
-import { requireBinary, testbedEnv } from "./binaries";
-import { ApiCredentials, apiRequest, waitFor } from "./client";
+import { renderKubeconfig } from "../../lib/kubeconfig/render";
+import { requireBinary, testbedEnv } from "../testbed";
+import { ApiCredentials, apiRequest, waitFor } from "../kubeClient";
 import { ClusterOptions, ResolvedClusterOptions, resolveClusterOptions } from "./options";
-import { ClusterPkiFiles, issueClusterPki } from "./pki";
-import { BackgroundProcess, isRunning, logTail, startProcess, stopRecordedProcesses } from "./processes";
+import { ClusterPkiFiles, issueClusterPki } from "../pki";
+import { BackgroundProcess, isRunning, logTail, startProcess, stopRecordedProcesses } from "../processes";
 
 /** Process names, in start order (stopped in reverse). */
 const PROCESS_ORDER = ["etcd", "kube-apiserver", "kube-controller-manager"] as const;

@@ -7,7 +7,7 @@
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { REPO_ROOT } from "../kube/binaries";
+import { REPO_ROOT } from "../testbed";
 import { TESTBED_DIR } from "./tier";
 
 /**

@@ -2,7 +2,7 @@
  * Looks Kubernetes objects up by apiVersion/kind/namespace/name on a real API server, using its discovery
  * documents to find the resource path (so any kind works, CRDs included).
  */
-import { ApiCredentials, apiGet, apiRequest } from "./client";
+import { ApiCredentials, apiGet, apiRequest } from "../kubeClient";
 
 /** An object by identity. */
 export interface ObjectRef {

@@ -3,7 +3,7 @@
  * exactly which resources a preview or update touches and how.
  */
 import { EngineEvent } from "@pulumi/pulumi/automation";
-import { parseUrn } from "../../../lib/preview/urn";
+import { parseUrn } from "../../lib/preview/urn";
 
 /** One step the engine announced. */
 export interface StepRecord {

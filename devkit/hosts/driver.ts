@@ -3,8 +3,8 @@ import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { remoteInvocation } from "../../../lib/hosts/script";
-import { ResolvedHost } from "../../../lib/hosts/spec";
+import { remoteInvocation } from "../../lib/hosts/script";
+import { ResolvedHost } from "../../lib/hosts/spec";
 
 /** Output of one SSH session (or local process). */
 export interface RunResult {

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as fs from "fs";
-import { EtcdCluster } from "../../../../components/etcdCluster";
+import { EtcdCluster } from "../../../components/etcdCluster";
 import { EtcdProgramInput, INPUT_ENV } from "./input";
 
 const file = process.env[INPUT_ENV];

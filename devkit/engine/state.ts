@@ -3,7 +3,7 @@
  * (provider) they were applied to, so tests can check each one against the real API server.
  */
 import { Stack } from "@pulumi/pulumi/automation";
-import { parseUrn } from "../../../lib/preview/urn";
+import { parseUrn } from "../../lib/preview/urn";
 import type { ObjectRef } from "../kube/objects";
 
 /** One resource of the state. */

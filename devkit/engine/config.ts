@@ -3,7 +3,7 @@
  * as object values), secrets are encrypted by the CLI and can sit at a path inside an object.
  */
 import { Stack } from "@pulumi/pulumi/automation";
-import type { StackConfig } from "../../../stacks/config";
+import type { StackConfig } from "../../stacks/config";
 
 /** The `karmada:*` settings of the stacks program, as plain JSON (the host kubeconfig is set as a secret). */
 export type KarmadaConfig = Omit<StackConfig, "hostKubeconfig"> & {

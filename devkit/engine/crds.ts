@@ -1,7 +1,7 @@
 /** The Karmada CRD bundle the e2e stacks install from disk (no downloads here). */
 import * as fs from "fs";
 import * as path from "path";
-import { REPO_ROOT, testbedEnv } from "../../../devkit/testbed";
+import { REPO_ROOT, testbedEnv } from "../testbed";
 
 /** The test bed's release tarball when built, else test/fixtures/crds (machines without the test bed). */
 export function crdSourceForTests(): { kind: "path"; path: string } {

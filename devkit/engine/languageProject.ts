@@ -8,7 +8,7 @@ import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { REPO_ROOT } from "../kube/binaries";
+import { REPO_ROOT } from "../testbed";
 import { EngineEnv } from "./env";
 
 /** The plugin directory `pulumi package add` / `packages:` name. */

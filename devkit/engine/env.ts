@@ -7,7 +7,7 @@ import { PulumiCommand } from "@pulumi/pulumi/automation";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { findBinary, testbedEnv } from "../kube/binaries";
+import { findBinary, testbedEnv } from "../testbed";
 
 /** Passphrase of the e2e stacks' secrets: protects throw-away test state only. */
 export const E2E_PASSPHRASE = "pulumi-karmada-e2e-throwaway";

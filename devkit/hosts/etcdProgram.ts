@@ -5,7 +5,7 @@
 import { EngineEvent } from "@pulumi/pulumi/automation";
 import * as fs from "fs";
 import * as path from "path";
-import { REPO_ROOT } from "../kube/binaries";
+import { REPO_ROOT } from "../testbed";
 import { EtcdBinaries } from "./etcdBinaries";
 import { TestBed } from "./testbed";
 
@@ -34,7 +34,7 @@ export function etcdProgramProject(dir: string, compiledProgram?: string): strin
   const links: Record<string, string> = {
     program: compiledProgram
       ? path.dirname(compiledProgram)
-      : path.join(REPO_ROOT, "test", "e2e", "programs", "etcd-hosts"),
+      : path.join(REPO_ROOT, "devkit", "programs", "etcd-hosts"),
     node_modules: path.join(REPO_ROOT, "node_modules"),
     "package.json": path.join(REPO_ROOT, "package.json"),
     "tsconfig.json": path.join(REPO_ROOT, "tsconfig.json"),

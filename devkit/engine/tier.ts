@@ -10,7 +10,7 @@ import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { REPO_ROOT, findBinary, testbedEnv } from "../kube/binaries";
+import { REPO_ROOT, findBinary, testbedEnv } from "../testbed";
 
 /** What a suite needs. */
 export interface TierNeeds {

@@ -6,10 +6,10 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { Lab, attachLab, startLab } from "../../devkit/lab/lab";
-import { isRunning } from "../../devkit/processes";
-import { e2eLabSpec } from "../../devkit/lab/labs";
-import type { TierNeeds } from "./engine/tier";
+import { Lab, attachLab, startLab } from "./lab";
+import { isRunning } from "../processes";
+import { e2eLabSpec } from "./labs";
+import type { TierNeeds } from "../engine/tier";
 
 /** What a suite on the lab needs, for its `e2eTier` guard. */
 export const LAB_NEEDS: TierNeeds = {

@@ -7,7 +7,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { REPO_ROOT } from "../kube/binaries";
+import { REPO_ROOT } from "../testbed";
 
 /** Repository entries the project links to: the program (`main: stacks/index.ts`), its dependencies, compiler settings. */
 export const LINKED_ENTRIES = ["stacks", "node_modules", "package.json", "tsconfig.json"] as const;

@@ -7,7 +7,7 @@ import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation"
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { stopPullAgent } from "../../../scripts/sandbox/agent";
+import { stopPullAgent } from "../../scripts/sandbox/agent";
 import {
   Bed,
   bedLabSpec,
@@ -16,12 +16,12 @@ import {
   replaceControlPlaneHost,
   startBed,
   stopBed,
-} from "../../../scripts/sandbox/bed";
-import { namespaceExists } from "../../../devkit/lab/network";
-import { planLab } from "../../../devkit/lab/plan";
-import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../../../scripts/sandbox/stack";
+} from "../../scripts/sandbox/bed";
+import { namespaceExists } from "../lab/network";
+import { planLab } from "../lab/plan";
+import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../../scripts/sandbox/stack";
 import { E2E_ENGINE_SETTINGS } from "./env";
-import { reportedVersion, requireBinary } from "../kube/binaries";
+import { reportedVersion, requireBinary } from "../testbed";
 import { TierNeeds } from "./tier";
 
 /** What a suite running the local estate needs from the test bed (its `e2eTier` needs). */

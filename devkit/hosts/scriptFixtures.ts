@@ -1,9 +1,9 @@
-import { TEST_SSH_KEY } from "../../support/sshKey";
-import { EtcdHostsPlan, planEtcdHosts } from "../../../lib/etcd/hosts/plan";
-import { EtcdHostsArgs } from "../../../lib/etcd/hosts/args";
-import { EtcdHostsSettings } from "../../../lib/etcd/hosts/settings";
-import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
-import { HostSpec } from "../../../lib/hosts/spec";
+import { TEST_SSH_KEY } from "../sshKey";
+import { EtcdHostsPlan, planEtcdHosts } from "../../lib/etcd/hosts/plan";
+import { EtcdHostsArgs } from "../../lib/etcd/hosts/args";
+import { EtcdHostsSettings } from "../../lib/etcd/hosts/settings";
+import { resolveEtcdHostsSettings } from "../../lib/etcd/hosts/resolve";
+import { HostSpec } from "../../lib/hosts/spec";
 
 /** A private key that must never appear in any generated script. */
 export const SECRET_KEY = TEST_SSH_KEY;

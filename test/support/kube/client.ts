@@ -1,2 +1,0 @@
-/** Moved to devkit/kubeClient.ts (the devkit shared by tests, benches and scripts); re-exported while its importers move. */
-export * from "../../../devkit/kubeClient";
