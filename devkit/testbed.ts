@@ -108,9 +108,9 @@ export function reportedVersion(file: string, family: BinaryFamily): string {
   return found[1];
 }
 
-/** The pinned versions of scripts/testbed/versions.env (its KEY=value lines). */
-export function testbedVersions(): Readonly<Record<string, string>> {
-  const text = fs.readFileSync(path.join(REPO_ROOT, "scripts", "testbed", "versions.env"), "utf8");
+/** The KEY=value lines of a file of scripts/testbed/ that the shell sources too (comments skipped). */
+export function testbedEnvFile(name: "versions.env" | "engine.env"): Readonly<Record<string, string>> {
+  const text = fs.readFileSync(path.join(REPO_ROOT, "scripts", "testbed", name), "utf8");
   return Object.fromEntries(
     text
       .split("\n")
@@ -118,6 +118,11 @@ export function testbedVersions(): Readonly<Record<string, string>> {
       .filter((m): m is RegExpExecArray => m !== null)
       .map((m) => [m[1], m[2]]),
   );
+}
+
+/** The pinned versions of scripts/testbed/versions.env. */
+export function testbedVersions(): Readonly<Record<string, string>> {
+  return testbedEnvFile("versions.env");
 }
 
 /** One pinned version; throws naming the key when versions.env lacks it. */

@@ -7,18 +7,16 @@ import { PulumiCommand } from "@pulumi/pulumi/automation";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { findBinary, testbedEnv } from "../testbed";
+import { findBinary, testbedEnv, testbedEnvFile } from "../testbed";
 
 /** Passphrase of the e2e stacks' secrets: protects throw-away test state only. */
 export const E2E_PASSPHRASE = "pulumi-karmada-e2e-throwaway";
 
-/** Settings every engine run gets: offline plugins, no update check, no type-check of the program. */
-export const OFFLINE_ENGINE_SETTINGS: Readonly<Record<string, string>> = {
-  PULUMI_SKIP_UPDATE_CHECK: "true",
-  PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-  // the program is type-checked by `tsc` in CI; the engine only needs to run it
-  PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-};
+/**
+ * Settings every engine run gets: offline plugins, no update check, no type-check of the program — from
+ * scripts/testbed/engine.env, the one definition the test bed's shell environment sources too.
+ */
+export const OFFLINE_ENGINE_SETTINGS: Readonly<Record<string, string>> = testbedEnvFile("engine.env");
 
 /**
  * What e2e engine runs add: the state written once per operation, not after every step. Each checkpoint

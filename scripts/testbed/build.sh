@@ -162,7 +162,11 @@ build_engine() {
   tar -xJf "$src/$(tb_engine_archive cli)" -C "$dir/.extract"
   mv "$dir/.extract/pulumi/"* "$dir/bin/"
   rm -rf "$dir/.extract"
-  export PULUMI_HOME="$TESTBED_PULUMI_HOME" PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+  export PULUMI_HOME="$TESTBED_PULUMI_HOME"
+  set -a
+  # shellcheck source-path=SCRIPTDIR source=engine.env
+  . "$TESTBED_SCRIPT_DIR/engine.env"
+  set +a
   mkdir -p "$PULUMI_HOME"
   for p in "${TESTBED_PLUGINS[@]}"; do
     rm -rf "$(tb_plugin_dir "$p")" "$(tb_plugin_dir "$p").lock"

@@ -52,8 +52,11 @@ TESTBED_K8S_OPENAPI="$(go env GOMODCACHE 2>/dev/null || echo "${GOMODCACHE:-${GO
 # The test bed's own Pulumi home (its plugins) is used only when the engine is installed there; otherwise
 # a Pulumi installed the usual way (~/.pulumi) keeps its plugins.
 if tb_present engine; then export PULUMI_HOME="$TESTBED_PULUMI_HOME"; fi
-export PULUMI_SKIP_UPDATE_CHECK=true
-export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+# the engine's offline settings (one definition, also read by devkit/engine/env.ts)
+set -a
+# shellcheck source-path=SCRIPTDIR source=engine.env
+. "$TESTBED_SCRIPT_DIR/engine.env"
+set +a
 
 export TESTBED_COMPONENTS_PRESENT="" TESTBED_COMPONENTS_MISSING=""
 for _tb_c in "${TESTBED_COMPONENTS[@]}"; do
