@@ -41,8 +41,25 @@ export interface ClusterPkiOptions {
   readonly days?: number;
 }
 
-function openssl(args: string[], cwd: string): void {
-  execFileSync("openssl", args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
+/** Where and with what input {@link openssl} runs. */
+export interface OpensslOptions {
+  /** Working directory (relative file names in `args`). @default the process's */
+  readonly cwd?: string;
+  /** Text on its stdin (a PEM to inspect). @default none */
+  readonly input?: string;
+}
+
+/**
+ * Runs openssl — the one place tests, benches and scripts call it — and returns its stdout; a failure
+ * throws with openssl's stderr in the message.
+ */
+export function openssl(args: readonly string[], options: OpensslOptions = {}): string {
+  return execFileSync("openssl", [...args], {
+    cwd: options.cwd,
+    input: options.input,
+    encoding: "utf8",
+    stdio: ["pipe", "pipe", "pipe"],
+  });
 }
 
 /** Generates a self-signed RSA CA into `dir/<name>.crt|.key` and returns it. */
@@ -68,7 +85,7 @@ export function generateCa(dir: string, commonName: string, name = "ca"): CaPair
       "-addext",
       "keyUsage=critical,keyCertSign,cRLSign,digitalSignature",
     ],
-    dir,
+    { cwd: dir },
   );
   fs.chmodSync(path.join(dir, `${name}.key`), 0o600);
   return {
@@ -101,7 +118,7 @@ export function issueLeaf(
       "-subj",
       subject,
     ],
-    dir,
+    { cwd: dir },
   );
   fs.chmodSync(path.join(dir, `${name}.key`), 0o600);
   fs.writeFileSync(path.join(dir, `${name}.ext`), `${extensions.join("\n")}\n`);
@@ -125,7 +142,7 @@ export function issueLeaf(
       "-out",
       `${name}.crt`,
     ],
-    dir,
+    { cwd: dir },
   );
   fs.rmSync(path.join(dir, `${name}.csr`));
   fs.rmSync(path.join(dir, `${name}.ext`));
@@ -163,9 +180,9 @@ export function apiServerSans(address: string, serviceIp: string): string[] {
 
 /** Writes the service-account signing key pair `dir/sa.key` (0600) and `dir/sa.pub`. */
 export function generateServiceAccountKey(dir: string): void {
-  openssl(["genrsa", "-out", "sa.key", "2048"], dir);
+  openssl(["genrsa", "-out", "sa.key", "2048"], { cwd: dir });
   fs.chmodSync(path.join(dir, "sa.key"), 0o600);
-  openssl(["rsa", "-in", "sa.key", "-pubout", "-out", "sa.pub"], dir);
+  openssl(["rsa", "-in", "sa.key", "-pubout", "-out", "sa.pub"], { cwd: dir });
 }
 
 /**

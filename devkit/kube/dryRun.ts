@@ -7,7 +7,7 @@
  */
 import * as https from "https";
 import type { KubeObject } from "../../lib/kube/apply";
-import { ApiCredentials, ApiResponse, readResponse } from "../kubeClient";
+import { ApiCredentials, ApiResponse, apiRequest } from "../kubeClient";
 import { ObjectLocator } from "./objects";
 
 /** The API server's verdict on one object. */
@@ -87,26 +87,8 @@ export class DryRunner {
     this.agent.destroy();
   }
 
-  private send(method: string, apiPath: string, contentType: string, body: string): Promise<ApiResponse> {
-    const url = new URL(apiPath, this.creds.server);
-    return new Promise((resolve, reject) => {
-      const req = https.request(
-        url,
-        {
-          method,
-          agent: this.agent,
-          timeout: this.timeoutMs,
-          headers: { "content-type": contentType, "content-length": Buffer.byteLength(body) },
-        },
-        (res) => readResponse(res).then(resolve, reject),
-      );
-      req.on("timeout", () =>
-        req.destroy(new Error(`${method} ${url} timed out after ${this.timeoutMs} ms`)),
-      );
-      req.on("error", reject);
-      req.write(body);
-      req.end();
-    });
+  private send(method: string, apiPath: string, contentType: string, body: unknown): Promise<ApiResponse> {
+    return apiRequest(this.creds, method, apiPath, body, this.timeoutMs, { agent: this.agent, contentType });
   }
 
   /** One request, retried once on a connection reset (a pooled socket the server closed). */
@@ -114,7 +96,7 @@ export class DryRunner {
     method: string,
     apiPath: string,
     contentType: string,
-    body: string,
+    body: unknown,
   ): Promise<ApiResponse> {
     try {
       return await this.send(method, apiPath, contentType, body);
@@ -157,12 +139,7 @@ export class DryRunner {
       fieldValidation: "Strict",
       ...(dryRun ? { dryRun: "All" } : {}),
     });
-    const res = await this.request(
-      "PATCH",
-      `${objectPath}?${query}`,
-      "application/apply-patch+yaml",
-      JSON.stringify(obj),
-    );
+    const res = await this.request("PATCH", `${objectPath}?${query}`, "application/apply-patch+yaml", obj);
     const ok = res.status === 200 || res.status === 201;
     return {
       object,

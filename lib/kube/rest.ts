@@ -9,7 +9,7 @@
  * locally and exported by name.
  */
 import type { IncomingMessage } from "http";
-import { request } from "https";
+import { Agent, request } from "https";
 
 /** How to reach and authenticate to an API server: a client certificate or a bearer token. */
 export interface ApiAccess {
@@ -59,9 +59,17 @@ export function readAnswer(res: IncomingMessage): Promise<ApiAnswer> {
   });
 }
 
+/** How a caller that sends many requests shapes them (the tests' server-side dry runs). */
+export interface CallOptions {
+  /** A keep-alive pool (made with the access's CA and client certificate). @default a fresh connection */
+  readonly agent?: Agent;
+  /** The body's content type. @default JSON, a JSON merge patch for PATCH */
+  readonly contentType?: string;
+}
+
 /**
  * Sends one request and resolves with any HTTP status (only connection errors and the timeout
- * reject). PATCH bodies are JSON merge patches.
+ * reject). The body is sent as JSON; PATCH bodies are JSON merge patches unless `options` says otherwise.
  */
 export function callApi(
   access: ApiAccess,
@@ -69,13 +77,15 @@ export function callApi(
   apiPath: string,
   body?: unknown,
   timeoutMs = 10_000,
+  options: CallOptions = {},
 ): Promise<ApiAnswer> {
   const url = new URL(apiPath, access.server);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string | number> = {};
   if (access.token) headers.authorization = `Bearer ${access.token}`;
   if (payload) {
-    headers["content-type"] = method === "PATCH" ? "application/merge-patch+json" : "application/json";
+    headers["content-type"] =
+      options.contentType ?? (method === "PATCH" ? "application/merge-patch+json" : "application/json");
     headers["content-length"] = Buffer.byteLength(payload);
   }
   return new Promise((resolve, reject) => {
@@ -83,9 +93,9 @@ export function callApi(
       url,
       {
         method,
-        // a fresh connection per request: a pooled keep-alive socket the server has since closed
-        // fails with "socket hang up" (callers make few requests, seconds to minutes apart)
-        agent: false,
+        // a fresh connection per request unless the caller pools: a pooled keep-alive socket the server
+        // has since closed fails with "socket hang up" (most callers make few requests, minutes apart)
+        agent: options.agent ?? false,
         ca: access.caPem,
         cert: access.certPem,
         key: access.keyPem,

@@ -60,6 +60,7 @@ import {
 } from "../../devkit/kubeClient";
 import { watchAvailability } from "../support/kube/availability";
 import { putKeysScript, restoredKeyCount } from "../support/etcdData";
+import { openssl } from "../../devkit/pki";
 
 jest.setTimeout(3_600_000);
 
@@ -253,18 +254,14 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       expect(fs.statSync(path.join(dir("karmada-scheduler"), "karmada.config")).mode & 0o777).toBe(0o600);
       // each component gets only its own files
       expect(fs.existsSync(path.join(dir("karmada-scheduler"), "pki/ca.key"))).toBe(false);
-      const sans = execFileSync(
-        "openssl",
-        [
-          "x509",
-          "-noout",
-          "-ext",
-          "subjectAltName",
-          "-in",
-          path.join(dir("karmada-apiserver"), "pki/apiserver.crt"),
-        ],
-        { encoding: "utf8" },
-      );
+      const sans = openssl([
+        "x509",
+        "-noout",
+        "-ext",
+        "subjectAltName",
+        "-in",
+        path.join(dir("karmada-apiserver"), "pki/apiserver.crt"),
+      ]);
       for (const h of [...estate.bed.controlPlaneHosts.map((c) => c.address), estate.bed.layout.vip])
         expect(sans).toContain(`IP Address:${h}`);
       expect(await allActive(host.name, CONTROL_PLANE)).toEqual(CONTROL_PLANE.map((c) => `${c} active`));

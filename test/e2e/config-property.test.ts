@@ -13,7 +13,6 @@
  * file, on 127.0.9.x (this suite's range).
  */
 import { certificatesChecksum } from "../../lib/pki/checksum";
-import { execFileSync } from "child_process";
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { CONTROL_PLANE_BUILTINS, ControlPlaneBuiltin, validateAddonConfig } from "../../lib/addons/config";
@@ -66,6 +65,7 @@ import { ConfigError, ConfigErrors, configErrorsOf } from "../../lib/validation/
 import { e2eTier } from "../../devkit/engine/tier";
 import { TEST_SSH_KEY } from "../../devkit/sshKey";
 import { DryRunResult, DryRunner, LoopbackCluster, accepted, startCluster } from "../../devkit/kube";
+import { openssl } from "../../devkit/pki";
 
 jest.setTimeout(300_000);
 
@@ -2332,23 +2332,19 @@ tier.describe(
       });
       runner = new DryRunner(cluster.credentials, { concurrency: 8 });
       // the API server parses a CSR's request: a real one, with the subject karmadactl register uses
-      agentCsrPem = execFileSync(
-        "openssl",
-        [
-          "req",
-          "-new",
-          "-newkey",
-          "ec",
-          "-pkeyopt",
-          "ec_paramgen_curve:prime256v1",
-          "-nodes",
-          "-keyout",
-          "/dev/null",
-          "-subj",
-          "/O=system:karmada:agents/CN=system:karmada:agent:member",
-        ],
-        { encoding: "utf8" },
-      );
+      agentCsrPem = openssl([
+        "req",
+        "-new",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        "/dev/null",
+        "-subj",
+        "/O=system:karmada:agents/CN=system:karmada:agent:member",
+      ]);
     });
     /** Per pipeline: inputs judged and how many reached the dry run (logged once, after all of them). */
     const reached = new Map<string, Reach>();

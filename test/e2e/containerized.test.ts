@@ -58,6 +58,7 @@ import {
 } from "../../devkit/kube";
 import { LAB_NEEDS } from "../../devkit/lab/useLab";
 import { putKeysScript, restoredKeyCount } from "../support/etcdData";
+import { openssl } from "../../devkit/pki";
 
 jest.setTimeout(30 * 60_000);
 
@@ -334,10 +335,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     const agent = credentialsFromKubeconfig(
       Buffer.from(secret.data["karmada-kubeconfig"], "base64").toString("utf8"),
     );
-    const subject = execFileSync("openssl", ["x509", "-noout", "-subject", "-nameopt", "RFC2253"], {
-      input: agent.certPem,
-      encoding: "utf8",
-    });
+    const subject = openssl(["x509", "-noout", "-subject", "-nameopt", "RFC2253"], { input: agent.certPem });
     expect(subject.trim()).toBe(
       `subject=CN=${memberObjectNames("member2").agentUser},O=system:karmada:agents`,
     );

@@ -33,7 +33,7 @@ import {
 import { keyCount, putKeysScript } from "../support/etcdData";
 import { e2eTier } from "../../devkit/engine/tier";
 import { requireBinary } from "../../devkit/testbed";
-import { generateCa } from "../../devkit/pki";
+import { generateCa, openssl as runOpenssl } from "../../devkit/pki";
 
 /**
  * Runs a real etcd cluster (the test bed's pinned build) the way the StatefulSet starts its members —
@@ -66,7 +66,7 @@ const processes: ChildProcess[] = [];
 type Ports = { client: number; peer: number; metrics: number };
 const ports: Ports[] = [];
 
-const openssl = (...args: string[]) => execFileSync("openssl", args, { cwd: pkiDir, stdio: "pipe" });
+const openssl = (...args: string[]) => runOpenssl(args, { cwd: pkiDir });
 
 /** CA plus server and peer pairs as the PKI code issues them: server+client usage, member names as SANs. */
 function issueCertificates(): void {

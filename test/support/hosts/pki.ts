@@ -1,7 +1,7 @@
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { MemberPkiFile } from "../../../lib/etcd/hosts/pkiFiles";
+import { openssl } from "../../../devkit/pki";
 
 /** Certificates for a test cluster, made with openssl: one CA, per member server + peer, a client. */
 export interface TestPki {
@@ -13,13 +13,9 @@ export interface TestPki {
   readonly members: Record<string, Record<MemberPkiFile, string>>;
 }
 
-function openssl(args: string[], cwd: string): void {
-  execFileSync("openssl", args, { cwd, stdio: ["ignore", "ignore", "pipe"] });
-}
-
 function issue(dir: string, name: string, subject: string, sans: string | undefined, usage: string): void {
-  openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", `${name}.key`], dir);
-  openssl(["req", "-new", "-key", `${name}.key`, "-subj", subject, "-out", `${name}.csr`], dir);
+  openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", `${name}.key`], { cwd: dir });
+  openssl(["req", "-new", "-key", `${name}.key`, "-subj", subject, "-out", `${name}.csr`], { cwd: dir });
   const ext = [`extendedKeyUsage=${usage}`, "keyUsage=critical,digitalSignature,keyEncipherment"];
   if (sans) ext.push(`subjectAltName=${sans}`);
   fs.writeFileSync(path.join(dir, `${name}.ext`), `${ext.join("\n")}\n`);
@@ -41,17 +37,17 @@ function issue(dir: string, name: string, subject: string, sans: string | undefi
       "-out",
       `${name}.crt`,
     ],
-    dir,
+    { cwd: dir },
   );
 }
 
 /** Issues a CA, per-member server/peer certificates (SANs: address, name, localhost) and a client. */
 export function makeTestPki(dir: string, members: readonly { name: string; address: string }[]): TestPki {
   fs.mkdirSync(dir, { recursive: true });
-  openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "ca.key"], dir);
+  openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", "ca.key"], { cwd: dir });
   openssl(
     ["req", "-x509", "-new", "-key", "ca.key", "-subj", "/CN=etcd-test-ca", "-days", "2", "-out", "ca.crt"],
-    dir,
+    { cwd: dir },
   );
   issue(dir, "client", "/CN=pulumi-karmada-etcd-client", undefined, "clientAuth");
   const read = (f: string) => fs.readFileSync(path.join(dir, f), "utf8");

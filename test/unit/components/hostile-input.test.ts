@@ -14,7 +14,7 @@ import { MemberRegistration, MemberRegistrationArgs } from "../../../components/
 import { EtcdHostsArgs } from "../../../lib/etcd/hosts/args";
 import { ConfigError, configErrorsOf } from "../../../lib/validation/errors";
 import { FIXTURE_CRD_SOURCE } from "../../support/estate";
-import { generateCa } from "../../../devkit/pki";
+import { generateCa, openssl } from "../../../devkit/pki";
 import { recordResources, Registration } from "../../support/mocks";
 import { TEST_SSH_KEY } from "../../../devkit/sshKey";
 import { simulateControllers } from "../members/simulate";
@@ -28,13 +28,12 @@ const otherCa = generateCa(join(scratch, "other"), "other-ca");
 function leafCertificate(): { certPem: string; keyPem: string } {
   const dir = join(scratch, "leaf");
   execFileSync("mkdir", ["-p", dir]);
-  execFileSync(
-    "openssl",
+  openssl(
     [
       ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "3650", "-subj", "/CN=leaf"],
       ...["-keyout", "leaf.key", "-out", "leaf.crt", "-addext", "basicConstraints=critical,CA:FALSE"],
     ],
-    { cwd: dir, stdio: "ignore" },
+    { cwd: dir },
   );
   const read = (f: string) => execFileSync("cat", [join(dir, f)], { encoding: "utf8" });
   return { certPem: read("leaf.crt"), keyPem: read("leaf.key") };

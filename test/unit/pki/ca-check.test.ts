@@ -1,5 +1,4 @@
 import * as fc from "fast-check";
-import { execFileSync } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,15 +6,14 @@ import { join } from "node:path";
 import { basicConstraintsCaOf, checkCaPem, checkValidityPair, keyUsageOf } from "../../../lib/pki/ca-check";
 import { KEY_USAGES } from "../../../lib/pki/usages";
 import { makeTestPki } from "../../support/hosts/pki";
-import { generateCa } from "../../../devkit/pki";
+import { generateCa, openssl as runOpenssl } from "../../../devkit/pki";
 import { configError } from "../validation/config-error";
 import { OPENSSL_KEY_USAGE, readKeyUsages } from "./openssl";
 
 const scratch = mkdtempSync(join(tmpdir(), "pk-ca-check-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const openssl = (args: string[]): string =>
-  execFileSync("openssl", args, { cwd: scratch, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+const openssl = (args: string[]): string => runOpenssl(args, { cwd: scratch });
 
 interface MadeCa {
   readonly certPem: string;

@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CaSpec, CertSpec } from "../../../lib/pki/certificates";
 import { AllowedUse, ExtendedKeyUsage, isKeyUsage, KeyUsage } from "../../../lib/pki/usages";
+import { openssl as runOpenssl } from "../../../devkit/pki";
 
 /**
  * Test helper: issues real certificates with the openssl CLI from the same `CertSpec`/`CaSpec` data the
@@ -93,8 +93,7 @@ export interface IssuedFiles {
   readonly key: string;
 }
 
-const openssl = (args: string[]): string =>
-  execFileSync("openssl", args, { encoding: "utf8", stdio: "pipe" });
+const openssl = (args: string[]): string => runOpenssl(args);
 
 // Days, because `openssl x509 -days` has no hours; the tables use whole days anyway.
 const days = (hours: number): string => String(Math.ceil(hours / 24));
