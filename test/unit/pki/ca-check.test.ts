@@ -5,8 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { basicConstraintsCaOf, checkCaPem, checkValidityPair, keyUsageOf } from "../../../lib/pki/ca-check";
 import { KEY_USAGES } from "../../../lib/pki/usages";
-import { makeTestPki } from "../../support/hosts/pki";
-import { generateCa, openssl as runOpenssl } from "../../../devkit/pki";
+import { generateCa, makeTestPki, openssl as runOpenssl } from "../../../devkit/pki";
 import { configError } from "../validation/config-error";
 import { OPENSSL_KEY_USAGE, readKeyUsages } from "./openssl";
 
