@@ -1,6 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
 import { SyncMode } from "../lib/members/config";
-import { memberObjectNames } from "../lib/members/names";
 import { claimClusterName, claimCredentialsNamespace, MemberContext } from "./members/context";
 import { planMember } from "./members/plan";
 import type { MemberRegistrationArgs } from "./members/args";
@@ -46,7 +45,7 @@ export class MemberRegistration extends pulumi.ComponentResource {
     const ctx: MemberContext = { name, parent: this, controlPlane, member, settings };
     this.clusterName = settings.clusterName;
     this.mode = settings.mode;
-    this.executionNamespace = memberObjectNames(settings.clusterName).executionNamespace;
+    this.executionNamespace = settings.names.executionNamespace;
     this.cluster =
       settings.mode === "Push" ? registerPushMember(ctx, caBundle).cluster : registerPullMember(ctx).cluster;
 

@@ -2,7 +2,7 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { applyObjects, KubeObject } from "../../lib/kube/apply";
 import { createSecret } from "../../lib/kube/secrets";
-import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, memberObjectNames } from "../../lib/members/names";
+import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL } from "../../lib/members/names";
 import {
   memberCredentialObjects,
   secretDataValue,
@@ -112,7 +112,7 @@ export function createKarmadaCredentialSecrets(
   credentials: MemberCredentials,
   caBundle: pulumi.Input<string> | undefined,
 ): pulumi.Resource[] {
-  const names = memberObjectNames(ctx.settings.clusterName);
+  const names = ctx.settings.names;
   const opts = karmadaOptions(ctx);
   const labels = { ...KARMADA_SYSTEM_LABEL };
   return [

@@ -62,7 +62,7 @@ export function directIdentity(ctx: MemberContext): AgentIdentity {
       '"bootstrapToken"',
     );
   }
-  const spec = agentCertificateSpec(ctx.settings.clusterName, ctx.settings.pull!.certValidityHours);
+  const spec = agentCertificateSpec(ctx.settings.names, ctx.settings.pull!.certValidityHours);
   const pki = issuePki({
     name: ctx.name,
     parent: ctx.parent,
@@ -126,7 +126,7 @@ export function bootstrapTokenIdentity(ctx: MemberContext): AgentIdentity {
   const trigger = rotationTrigger({ validityHours: pull!.certValidityHours, generation, nowMs: Date.now() });
   const rotating = { parent: ctx.parent, replacementTrigger: trigger };
   const key = new tls.PrivateKey(`${ctx.name}-agent-key`, { algorithm: "RSA", rsaBits: RSA_BITS }, rotating);
-  const spec = agentCertificateSpec(clusterName, pull!.certValidityHours);
+  const spec = agentCertificateSpec(ctx.settings.names, pull!.certValidityHours);
   const request = new tls.CertRequest(
     `${ctx.name}-agent-csr`,
     {

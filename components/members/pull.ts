@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { applyObjects } from "../../lib/kube/apply";
 import { createSecret } from "../../lib/kube/secrets";
 import { apiAccessFromKubeconfig } from "../../lib/kubeconfig/access";
-import { AGENT_OBJECTS, KARMADA_SYSTEM_LABEL, memberObjectNames } from "../../lib/members/names";
+import { AGENT_OBJECTS, KARMADA_SYSTEM_LABEL } from "../../lib/members/names";
 import { agentMemberObjects } from "../../lib/members/pull";
 import { agentKarmadaObjects } from "../../lib/members/rbac";
 import { adoptingKarmadaProvider, createClusterObject } from "./cluster";
@@ -37,7 +37,7 @@ export interface PullResources {
  */
 export function registerPullMember(ctx: MemberContext): PullResources {
   const pull = ctx.settings.pull!;
-  const karmadaObjects = agentKarmadaObjects(ctx.settings.clusterName);
+  const karmadaObjects = agentKarmadaObjects(ctx.settings);
   const karmadaPrefix = `${ctx.name}-karmada`;
   const executionNamespace = applyObjects(
     karmadaPrefix,
@@ -96,7 +96,7 @@ export function registerPullMember(ctx: MemberContext): PullResources {
     `${ctx.name}-karmada-drain`,
     {
       clusterName: ctx.settings.clusterName,
-      namespace: memberObjectNames(ctx.settings.clusterName).executionNamespace,
+      namespace: ctx.settings.names.executionNamespace,
       api: ctx.controlPlane.providerKubeconfig.apply(apiAccessFromKubeconfig),
       releaseAtOnce: ctx.settings.forceRemove,
     },

@@ -2,7 +2,7 @@ import { stringify } from "yaml";
 import type { KubeObject } from "../kube/object";
 import { CertSpec, LEAF_BASE_USES } from "../pki/certificates";
 import { ConfigError } from "../validation/errors";
-import { AGENT_CSR_SIGNER, AGENT_GROUP, BOOTSTRAP_TOKEN, memberObjectNames } from "./names";
+import { AGENT_CSR_SIGNER, AGENT_GROUP, BOOTSTRAP_TOKEN, MemberObjectNames } from "./names";
 
 /** Form of a bootstrap token `<id>.<secret>` (Kubernetes' BootstrapTokenPattern). */
 export const BOOTSTRAP_TOKEN_PATTERN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
@@ -29,10 +29,10 @@ export function agentKubeconfigNames(clusterName: string): {
  * The agent's client certificate: CN `system:karmada:agent:<cluster>`, O `system:karmada:agents`,
  * client auth only — the subject Karmada's `agentcsrapproving` controller and the agent RBAC expect.
  */
-export function agentCertificateSpec(clusterName: string, validityHours: number): CertSpec {
+export function agentCertificateSpec(names: MemberObjectNames, validityHours: number): CertSpec {
   return {
     id: "karmada-agent-client",
-    commonName: memberObjectNames(clusterName).agentUser,
+    commonName: names.agentUser,
     organizations: [AGENT_GROUP],
     signer: "karmada-ca",
     allowedUses: [...LEAF_BASE_USES, "client_auth"],

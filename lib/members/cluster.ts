@@ -1,6 +1,6 @@
 import type { KubeObject } from "../kube/object";
 import { MemberSettings } from "./config";
-import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, memberObjectNames } from "./names";
+import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL } from "./names";
 
 /** API version and kind of the Cluster object (served by karmada-aggregated-apiserver, not a CRD). */
 export const CLUSTER_API_VERSION = "cluster.karmada.io/v1alpha1";
@@ -19,7 +19,7 @@ export const CLUSTER_API_VERSION = "cluster.karmada.io/v1alpha1";
  * @param id the member's kube-system namespace UID (`ObtainClusterID`). @default - left out (unknown yet)
  */
 export function clusterObject(settings: MemberSettings, id?: string): KubeObject {
-  const names = memberObjectNames(settings.clusterName);
+  const names = settings.names;
   const push = settings.mode === "Push";
   // the agent reports both Secrets or none: karmadactl's `--report-secrets` default, or `None`
   const secretRefs = push || settings.pull!.reportSecrets;

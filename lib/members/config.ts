@@ -1,5 +1,5 @@
 import { DEFAULT_LEAF_VALIDITY_HOURS } from "../pki/certificates";
-import { AGENT_NAMESPACE, CLUSTER_NAMESPACE } from "./names";
+import { AGENT_NAMESPACE, CLUSTER_NAMESPACE, MemberObjectNames, memberObjectNames } from "./names";
 
 /** How Karmada reaches the member: it pushes (controller-manager) or the member pulls (karmada-agent). */
 export type SyncMode = "Push" | "Pull";
@@ -172,6 +172,8 @@ export interface PullSettings {
 /** A member registration with every default applied. */
 export interface MemberSettings {
   readonly clusterName: string;
+  /** Every name of the member's objects (karmadactl's naming), derived once from the cluster name. */
+  readonly names: MemberObjectNames;
   readonly mode: SyncMode;
   readonly apiEndpoint: string;
   readonly provider?: string;
@@ -204,6 +206,7 @@ export function resolveMemberSettings(config: MemberRegistrationConfig): MemberS
   const pull = config.pull ?? {};
   return {
     clusterName: config.clusterName,
+    names: memberObjectNames(config.clusterName),
     mode: config.mode,
     apiEndpoint: config.apiEndpoint,
     provider: config.provider,

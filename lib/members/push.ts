@@ -1,6 +1,6 @@
 import type { KubeObject } from "../kube/object";
 import { MemberSettings } from "./config";
-import { KARMADA_SYSTEM_LABEL, memberObjectNames } from "./names";
+import { KARMADA_SYSTEM_LABEL } from "./names";
 import { clusterRoleWithBinding, memberAccessRules } from "./rbac";
 
 /** Annotation tying a token Secret to its ServiceAccount (the token controller fills such Secrets). */
@@ -50,9 +50,12 @@ export interface MemberCredentialObjects {
  * one token Secret per ServiceAccount, named after it.
  */
 export function memberCredentialObjects(
-  settings: Pick<MemberSettings, "clusterName" | "credentialsNamespace" | "permissions" | "extraRules">,
+  settings: Pick<
+    MemberSettings,
+    "clusterName" | "names" | "credentialsNamespace" | "permissions" | "extraRules"
+  >,
 ): MemberCredentialObjects {
-  const names = memberObjectNames(settings.clusterName);
+  const names = settings.names;
   const namespace = settings.credentialsNamespace;
   const labels = { ...KARMADA_SYSTEM_LABEL };
   const serviceAccount = (name: string): KubeObject => ({

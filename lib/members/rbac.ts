@@ -1,6 +1,7 @@
 import type { KubeObject } from "../kube/object";
 import { MemberPermissions, PolicyRule } from "./config";
-import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, memberObjectNames } from "./names";
+import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL } from "./names";
+import type { MemberSettings } from "./config";
 
 const RBAC_API = "rbac.authorization.k8s.io/v1";
 const RBAC_GROUP = "rbac.authorization.k8s.io";
@@ -154,11 +155,10 @@ export function agentClusterRules(clusterName: string): PolicyRule[] {
  *   karmada-cluster (the member's credential Secrets), Role/-Binding `…:agent-work` in the execution
  *   namespace (its Works).
  */
-export function agentKarmadaObjects(clusterName: string): {
+export function agentKarmadaObjects({ clusterName, names }: Pick<MemberSettings, "clusterName" | "names">): {
   executionNamespace: KubeObject[];
   rbac: KubeObject[];
 } {
-  const names = memberObjectNames(clusterName);
   const user = { apiGroup: RBAC_GROUP, kind: "User", name: names.agentUser };
   return {
     executionNamespace: [

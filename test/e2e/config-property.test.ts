@@ -2091,7 +2091,7 @@ const memberPipeline: Pipeline = (input) => {
     ];
   }
   const pull = settings.pull!;
-  agentCertificateSpec(settings.clusterName, pull.certValidityHours);
+  agentCertificateSpec(settings.names, pull.certValidityHours);
   // bootstrap-token identity (components/members/identity.ts): the token Secret and the agent's CSR
   // in Karmada, both core kinds
   const bootstrap: KubeObject[] = [];
@@ -2128,7 +2128,7 @@ const memberPipeline: Pipeline = (input) => {
     awaitRollout: false,
     rotationTrigger: "0",
   });
-  const karmada = agentKarmadaObjects(settings.clusterName);
+  const karmada = agentKarmadaObjects(settings);
   return [
     ...member.namespace,
     ...member.access,
