@@ -8,7 +8,7 @@ import {
   secretDataValue,
   tokenSecretObject,
   TokenSecretSpec,
-} from "../../lib/members/push";
+} from "../../lib/members/credentials";
 import { MemberContext, karmadaOptions, memberOptions } from "./context";
 
 /** A ServiceAccount token read back from the member. */

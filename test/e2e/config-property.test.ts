@@ -56,7 +56,7 @@ import {
 import { clusterObject } from "../../lib/members/cluster";
 import { resolveMemberSettings } from "../../lib/members/config";
 import { agentMemberObjects } from "../../lib/members/pull";
-import { memberCredentialObjects, tokenSecretObject } from "../../lib/members/push";
+import { memberCredentialObjects, tokenSecretObject } from "../../lib/members/credentials";
 import { BOOTSTRAP_TOKEN } from "../../lib/members/names";
 import { agentKarmadaObjects } from "../../lib/members/rbac";
 import { AGENT_OWNED_FLAGS, validateMemberConfig } from "../../lib/members/validate";

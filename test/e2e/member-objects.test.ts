@@ -6,7 +6,7 @@
  */
 import { resolveMemberSettings } from "../../lib/members/config";
 import { agentMemberObjects } from "../../lib/members/pull";
-import { memberCredentialObjects, secretDataValue, tokenSecretObject } from "../../lib/members/push";
+import { memberCredentialObjects, secretDataValue, tokenSecretObject } from "../../lib/members/credentials";
 import type { KubeObject } from "../../lib/kube/apply";
 import { e2eTier } from "../../devkit/engine/tier";
 import {

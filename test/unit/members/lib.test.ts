@@ -9,7 +9,7 @@ import {
 import { clusterObject } from "../../../lib/members/cluster";
 import { resolveMemberSettings } from "../../../lib/members/config";
 import { agentFlags } from "../../../lib/members/pull";
-import { secretDataValue } from "../../../lib/members/push";
+import { secretDataValue } from "../../../lib/members/credentials";
 import { LEAST_PRIVILEGE_WRITABLE, memberAccessRules } from "../../../lib/members/rbac";
 import { ConfigError } from "../../../lib/validation/errors";
 

@@ -1,3 +1,7 @@
+/**
+ * The member-side credentials Karmada uses, push and pull alike: the accounts and token Secrets in the
+ * member (`memberCredentialObjects`, a pull member's reported ones included), and reading a token back.
+ */
 import type { KubeObject } from "../kube/object";
 import { MemberSettings } from "./config";
 import { KARMADA_SYSTEM_LABEL } from "./names";
