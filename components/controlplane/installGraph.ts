@@ -40,7 +40,13 @@ export class InstallGraph {
     if (record.recorded) throw new Error(`install order: ${phase} recorded twice`);
     record.recorded = true;
     if (Array.isArray(resources)) record.known = resources as Resources;
-    else void (resources as Promise<Resources>).then((r) => (record.known = r));
+    // a rejection (a CRD bundle that failed to load) reaches those who wait for the phase; this
+    // bookkeeping must not make it an unhandled one of its own
+    else
+      void (resources as Promise<Resources>).then(
+        (r) => (record.known = r),
+        () => undefined,
+      );
     record.resolve(resources);
   }
 

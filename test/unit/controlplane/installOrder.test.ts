@@ -120,6 +120,24 @@ describe("InstallGraph", () => {
     expect(names(graph.dependsOn("controllers"))).toEqual(["apiserver", "crd-a", "crd-b"]);
   });
 
+  test("a promised phase that fails (a CRD bundle that did not load) fails those waiting for it, nothing else", async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", listener);
+    try {
+      const graph = new InstallGraph(ORDER);
+      graph.done("karmada-apiserver", []);
+      const failed = Promise.reject(new Error("crds: download failed"));
+      failed.catch(() => undefined); // its own consumer (the CRDs' registration) handles it
+      graph.done("crds", failed);
+      await expect(graph.awaitedBefore("controllers")).rejects.toThrow("crds: download failed");
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", listener);
+    }
+  });
+
   test("mistakes in wiring are errors naming the phase", () => {
     const graph = new InstallGraph(ORDER);
     expect(() => graph.known("karmada-apiserver")).toThrow(
