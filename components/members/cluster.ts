@@ -1,7 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { applyObjects, KubeObject } from "../../lib/kube/apply";
-import { clusterObject } from "../../lib/members/cluster";
+import { clusterWithId } from "../../lib/members/cluster";
 import { MemberContext } from "./context";
 
 /** The kube-system read of each member provider, so that Clusters sharing one API server read it once. */
@@ -50,8 +50,6 @@ export interface ClusterObjectOptions {
   readonly dependsOn: pulumi.Resource[];
   /** Provider for karmada-apiserver. */
   readonly provider: pulumi.ProviderResource;
-  /** Fields the agent also writes: Pulumi's values win. @default false */
-  readonly forceFields?: boolean;
 }
 
 /**
@@ -63,22 +61,16 @@ export interface ClusterObjectOptions {
  */
 export function createClusterObject(
   ctx: MemberContext,
+  cluster: KubeObject,
   options: ClusterObjectOptions,
 ): pulumi.CustomResource {
-  const base = clusterObject(ctx.settings);
-  const obj: KubeObject = options.forceFields
-    ? {
-        ...base,
-        metadata: { ...base.metadata, annotations: { "pulumi.com/patchForce": "true" } },
-      }
-    : base;
   const kubeSystem = readMemberKubeSystem(ctx);
-  const spec = kubeSystem.metadata.apply((md) => clusterObject(ctx.settings, md?.uid).spec);
-  const [cluster] = applyObjects(`${ctx.name}-karmada`, [obj], {
+  const spec = kubeSystem.metadata.apply((md) => clusterWithId(cluster, md?.uid).spec);
+  const [created] = applyObjects(`${ctx.name}-karmada`, [cluster], {
     parent: ctx.parent,
     provider: options.provider,
     dependsOn: [...ctx.controlPlane.clusterApiReady, kubeSystem, ...options.dependsOn],
     resolve: (o) => ({ ...o, spec }),
   });
-  return cluster;
+  return created;
 }

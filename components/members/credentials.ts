@@ -2,13 +2,8 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { applyObjects, KubeObject } from "../../lib/kube/apply";
 import { createSecret } from "../../lib/kube/secrets";
-import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL } from "../../lib/members/names";
-import {
-  memberCredentialObjects,
-  secretDataValue,
-  tokenSecretObject,
-  TokenSecretSpec,
-} from "../../lib/members/credentials";
+import { MemberCredentialObjects, secretDataValue } from "../../lib/members/credentials";
+import type { MemberObjectGroups } from "../../lib/members/objects";
 import { MemberContext, karmadaOptions, memberOptions } from "./context";
 
 /** A ServiceAccount token read back from the member. */
@@ -33,14 +28,9 @@ export interface MemberCredentials {
  * a bump deletes both (which revokes the old token) and creates them anew, so the token controller
  * issues a new token for the new account.
  */
-function tokenSecret(
-  ctx: MemberContext,
-  spec: TokenSecretSpec,
-  dependsOn: pulumi.Resource[],
-): k8s.core.v1.Secret {
-  const obj = tokenSecretObject(spec);
+function tokenSecret(ctx: MemberContext, obj: KubeObject, dependsOn: pulumi.Resource[]): k8s.core.v1.Secret {
   return new k8s.core.v1.Secret(
-    `${ctx.name}-member-token-${spec.name}`,
+    `${ctx.name}-member-token-${obj.metadata.name}`,
     { metadata: obj.metadata as k8s.types.input.meta.v1.ObjectMeta, type: obj.type as string },
     {
       ...memberOptions(ctx, dependsOn),
@@ -55,8 +45,9 @@ function tokenSecret(
 const rotationTrigger = (ctx: MemberContext) => `generation=${ctx.settings.credentialGeneration}`;
 
 /** Reads `token` and `ca.crt` out of a token Secret's (secret) `data` output. */
-function readToken(secret: k8s.core.v1.Secret, label: string): MemberToken {
+function readToken(secret: k8s.core.v1.Secret, obj: KubeObject, clusterName: string): MemberToken {
   const data = secret.data as pulumi.Output<Record<string, string> | undefined>;
+  const label = `${obj.metadata.namespace}/${obj.metadata.name} in member ${clusterName}`;
   return {
     token: pulumi.secret(data.apply((d) => secretDataValue(d, "token", label))),
     caCrt: () => data.apply((d) => secretDataValue(d, "ca.crt", label)),
@@ -68,33 +59,29 @@ function readToken(secret: k8s.core.v1.Secret, label: string): MemberToken {
  * `karmada-<cluster>` and `karmada-impersonator`, their role and binding, their token Secrets), in
  * dependency order, through the member's provider only.
  */
-export function createMemberCredentials(ctx: MemberContext): MemberCredentials {
-  const objects = memberCredentialObjects(ctx.settings);
+export function createMemberCredentials(
+  ctx: MemberContext,
+  objects: MemberCredentialObjects,
+): MemberCredentials {
   const prefix = `${ctx.name}-member`;
   const namespace = applyObjects(prefix, objects.namespace, memberOptions(ctx));
   // Replaced with the token Secrets: a legacy token is a deterministic JWT of the account's name and UID
   // and the Secret's name, so a Secret re-created under its old name for the old account gets the very
   // same token back (nothing rotated, the "revoked" token valid again). A new account has a new UID.
-  const isAccount = (o: KubeObject) => o.kind === "ServiceAccount";
-  const accounts = applyObjects(prefix, objects.access.filter(isAccount), {
+  const accounts = applyObjects(prefix, objects.accounts, {
     ...memberOptions(ctx, namespace),
     replacementTrigger: rotationTrigger(ctx),
     deleteBeforeReplace: true,
   });
-  const roles = applyObjects(
-    prefix,
-    objects.access.filter((o) => !isAccount(o)),
-    memberOptions(ctx, namespace),
-  );
+  const roles = applyObjects(prefix, objects.roles, memberOptions(ctx, namespace));
   const access = [...accounts, ...roles];
-  const credential = tokenSecret(ctx, objects.tokens.credential, access);
-  const impersonator = tokenSecret(ctx, objects.tokens.impersonator, access);
-  const where = (spec: TokenSecretSpec) =>
-    `${spec.namespace}/${spec.name} in member ${ctx.settings.clusterName}`;
+  const { credential, impersonator } = objects.tokens;
+  const credentialSecret = tokenSecret(ctx, credential, access);
+  const impersonatorSecret = tokenSecret(ctx, impersonator, access);
   return {
-    resources: [...namespace, ...access, credential, impersonator],
-    credential: readToken(credential, where(objects.tokens.credential)),
-    impersonator: readToken(impersonator, where(objects.tokens.impersonator)),
+    resources: [...namespace, ...access, credentialSecret, impersonatorSecret],
+    credential: readToken(credentialSecret, credential, ctx.settings.clusterName),
+    impersonator: readToken(impersonatorSecret, impersonator, ctx.settings.clusterName),
   };
 }
 
@@ -109,31 +96,24 @@ export function createMemberCredentials(ctx: MemberContext): MemberCredentials {
  */
 export function createKarmadaCredentialSecrets(
   ctx: MemberContext,
+  copies: NonNullable<MemberObjectGroups["tokenCopies"]>,
   credentials: MemberCredentials,
   caBundle: pulumi.Input<string> | undefined,
 ): pulumi.Resource[] {
-  const names = ctx.settings.names;
   const opts = karmadaOptions(ctx);
-  const labels = { ...KARMADA_SYSTEM_LABEL };
+  const { credential, impersonator } = copies;
   return [
     createSecret(
-      `${ctx.name}-karmada-secret-${names.credentialSecret}`,
+      `${ctx.name}-karmada-secret-${credential.name}`,
       {
-        name: names.credentialSecret,
-        namespace: CLUSTER_NAMESPACE,
-        labels,
+        ...credential,
         data: { token: credentials.credential.token, caBundle: caBundle ?? credentials.credential.caCrt() },
       },
       opts,
     ),
     createSecret(
-      `${ctx.name}-karmada-secret-${names.impersonatorSecret}`,
-      {
-        name: names.impersonatorSecret,
-        namespace: CLUSTER_NAMESPACE,
-        labels,
-        data: { token: credentials.impersonator.token },
-      },
+      `${ctx.name}-karmada-secret-${impersonator.name}`,
+      { ...impersonator, data: { token: credentials.impersonator.token } },
       opts,
     ),
   ];

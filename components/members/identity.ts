@@ -2,22 +2,15 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import * as random from "@pulumi/random";
 import * as tls from "@pulumi/tls";
-import { createHash } from "node:crypto";
 import { kubeconfigOutput } from "../../lib/kubeconfig";
 import { createSecret } from "../../lib/kube/secrets";
 import {
-  agentCertificateSpec,
-  agentCsrObject,
-  agentKubeconfigNames,
-  bootstrapTokenSecretData,
-  TOKEN_ID_LENGTH,
+  AgentIdentityObjects,
+  BootstrapTokenObjects,
   TOKEN_SECRET_LENGTH,
-  tokenExpiration,
   tokenKubeconfig,
 } from "../../lib/members/bootstrap";
-import { BOOTSTRAP_TOKEN } from "../../lib/members/names";
 import { issuePki, RSA_BITS } from "../../lib/pki/issue";
-import { rotationTrigger } from "../../lib/pki/rotation";
 import { ConfigError } from "../../lib/validation/errors";
 import { MemberContext, karmadaOptions } from "./context";
 
@@ -31,29 +24,38 @@ export interface AgentIdentity {
   readonly resources: pulumi.Resource[];
 }
 
-const hash = (text: string, length: number): string =>
-  createHash("sha256").update(text).digest("hex").slice(0, length);
-
 /** karmada-apiserver URL the agent dials: the override, or the control plane's endpoint. */
 function agentServer(ctx: MemberContext): string {
   return ctx.settings.pull!.karmadaApiEndpoint ?? ctx.controlPlane.apiEndpoint;
 }
 
-function agentKubeconfig(ctx: MemberContext, certPem: pulumi.Input<string>, keyPem: pulumi.Input<string>) {
+function agentKubeconfig(
+  ctx: MemberContext,
+  objects: AgentIdentityObjects,
+  certPem: pulumi.Input<string>,
+  keyPem: pulumi.Input<string>,
+) {
   return kubeconfigOutput({
     server: agentServer(ctx),
     caPem: ctx.controlPlane.caCertPem,
     certPem,
     keyPem,
-    ...agentKubeconfigNames(ctx.settings.clusterName),
+    ...objects.kubeconfigNames,
   });
+}
+
+/** The agent's identity of the kind its settings name (`pull.identity`). */
+export function agentIdentity(ctx: MemberContext, objects: AgentIdentityObjects): AgentIdentity {
+  return objects.bootstrapToken
+    ? bootstrapTokenIdentity(ctx, objects, objects.bootstrapToken)
+    : directIdentity(ctx, objects);
 }
 
 /**
  * Direct identity: `system:karmada:agent:<cluster>` issued here from the Karmada CA key (no CSR round
  * trip), renewed on a normal `pulumi up` inside its renew window or when `credentialGeneration` bumps.
  */
-export function directIdentity(ctx: MemberContext): AgentIdentity {
+function directIdentity(ctx: MemberContext, objects: AgentIdentityObjects): AgentIdentity {
   const caKeyPem = ctx.controlPlane.caKeyPem;
   if (!caKeyPem) {
     throw new ConfigError(
@@ -62,7 +64,7 @@ export function directIdentity(ctx: MemberContext): AgentIdentity {
       '"bootstrapToken"',
     );
   }
-  const spec = agentCertificateSpec(ctx.settings.names, ctx.settings.pull!.certValidityHours);
+  const spec = objects.certificate;
   const pki = issuePki({
     name: ctx.name,
     parent: ctx.parent,
@@ -72,7 +74,7 @@ export function directIdentity(ctx: MemberContext): AgentIdentity {
   });
   const leaf = pki.leaves[spec.id];
   return {
-    kubeconfig: agentKubeconfig(ctx, leaf.certPem, leaf.keyPem),
+    kubeconfig: agentKubeconfig(ctx, objects, leaf.certPem, leaf.keyPem),
     rotationTrigger: leaf.rotationTrigger,
     resources: [],
   };
@@ -85,28 +87,21 @@ export function directIdentity(ctx: MemberContext): AgentIdentity {
  * approves and kube-controller-manager signs. The CSR is kept on delete: bootstrap identities may not
  * delete CSRs, and Karmada's csrcleaner removes signed ones after an hour.
  */
-export function bootstrapTokenIdentity(ctx: MemberContext): AgentIdentity {
-  const { clusterName, credentialGeneration: generation, pull } = ctx.settings;
-  const tokenId = hash(`${clusterName}/${generation}`, TOKEN_ID_LENGTH);
+function bootstrapTokenIdentity(
+  ctx: MemberContext,
+  objects: AgentIdentityObjects,
+  token: BootstrapTokenObjects,
+): AgentIdentity {
+  const generation = ctx.settings.credentialGeneration;
   const tokenSecret = new random.RandomString(
     `${ctx.name}-bootstrap-token-g${generation}`,
     { length: TOKEN_SECRET_LENGTH, special: false, upper: false, lower: true, numeric: true },
     { parent: ctx.parent, additionalSecretOutputs: ["result"] },
   );
   const secretPart = pulumi.secret(tokenSecret.result);
-  const expiration = tokenExpiration(Date.now(), pull!.bootstrapTokenTtlHours);
-  const data = bootstrapTokenSecretData(
-    { id: tokenId, secret: "" },
-    { expiration, description: `karmada-agent bootstrap for cluster ${clusterName} (pulumi-karmada)` },
-  );
   const tokenObject = createSecret(
     `${ctx.name}-karmada-bootstrap-token-g${generation}`,
-    {
-      name: BOOTSTRAP_TOKEN.secretName(tokenId),
-      namespace: BOOTSTRAP_TOKEN.namespace,
-      type: BOOTSTRAP_TOKEN.secretType,
-      data: { ...data, "token-secret": secretPart },
-    },
+    { ...token.secret, data: { ...token.data, "token-secret": secretPart } },
     // the expiry is fixed when the token is created; later runs must not extend it
     { ...karmadaOptions(ctx), ignoreChanges: ["stringData.expiration"] },
   );
@@ -116,17 +111,19 @@ export function bootstrapTokenIdentity(ctx: MemberContext): AgentIdentity {
       kubeconfig: pulumi.secret(
         pulumi
           .all([ctx.controlPlane.caCertPem, secretPart])
-          .apply(([ca, secret]) => tokenKubeconfig(ctx.controlPlane.apiEndpoint, ca, `${tokenId}.${secret}`)),
+          .apply(([ca, secret]) =>
+            tokenKubeconfig(ctx.controlPlane.apiEndpoint, ca, `${token.tokenId}.${secret}`),
+          ),
       ),
       clusterIdentifier: `karmada-${ctx.controlPlane.settings.name}`,
       deleteUnreachable: true,
     },
     { parent: ctx.parent, dependsOn: [tokenObject] },
   );
-  const trigger = rotationTrigger({ validityHours: pull!.certValidityHours, generation, nowMs: Date.now() });
+  const trigger = token.rotationTrigger;
   const rotating = { parent: ctx.parent, replacementTrigger: trigger };
   const key = new tls.PrivateKey(`${ctx.name}-agent-key`, { algorithm: "RSA", rsaBits: RSA_BITS }, rotating);
-  const spec = agentCertificateSpec(ctx.settings.names, pull!.certValidityHours);
+  const spec = objects.certificate;
   const request = new tls.CertRequest(
     `${ctx.name}-agent-csr`,
     {
@@ -136,7 +133,7 @@ export function bootstrapTokenIdentity(ctx: MemberContext): AgentIdentity {
     { parent: ctx.parent },
   );
   // a new name per key: CSRs are immutable and the previous one is kept
-  const csrObject = agentCsrObject(`${clusterName}-${hash(trigger, 5)}`, "", pull!.certValidityHours * 3600);
+  const csrObject = token.csr;
   const csr = new k8s.certificates.v1.CertificateSigningRequest(
     `${ctx.name}-karmada-csr`,
     {
@@ -156,11 +153,13 @@ export function bootstrapTokenIdentity(ctx: MemberContext): AgentIdentity {
   );
   const certPem = csr.status.apply((status) => {
     if (!status?.certificate)
-      throw new Error(`CSR for cluster ${clusterName} was not signed: is agentcsrapproving enabled?`);
+      throw new Error(
+        `CSR for cluster ${ctx.settings.clusterName} was not signed: is agentcsrapproving enabled?`,
+      );
     return Buffer.from(status.certificate, "base64").toString("utf8");
   });
   return {
-    kubeconfig: agentKubeconfig(ctx, certPem, pulumi.secret(key.privateKeyPem)),
+    kubeconfig: agentKubeconfig(ctx, objects, certPem, pulumi.secret(key.privateKeyPem)),
     rotationTrigger: trigger,
     resources: [tokenObject, csr],
   };

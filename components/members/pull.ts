@@ -2,15 +2,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { applyObjects } from "../../lib/kube/apply";
 import { createSecret } from "../../lib/kube/secrets";
 import { apiAccessFromKubeconfig } from "../../lib/kubeconfig/access";
-import { AGENT_OBJECTS, KARMADA_SYSTEM_LABEL } from "../../lib/members/names";
-import { agentMemberObjects } from "../../lib/members/pull";
-import { agentKarmadaObjects } from "../../lib/members/rbac";
+import { agentIdentityObjects } from "../../lib/members/bootstrap";
+import { memberObjects } from "../../lib/members/objects";
 import { adoptingKarmadaProvider, createClusterObject } from "./cluster";
 import { MemberContext, karmadaOptions, memberOptions } from "./context";
 import { createKarmadaCredentialSecrets, createMemberCredentials } from "./credentials";
 import { DynamicProviderHost } from "../dynamicResource";
 import { ExecutionSpaceDrain } from "./drain";
-import { AgentIdentity, bootstrapTokenIdentity, directIdentity } from "./identity";
+import { agentIdentity } from "./identity";
 
 /** What a pull registration created. */
 export interface PullResources {
@@ -36,46 +35,41 @@ export interface PullResources {
  * is deleting, Karmada removes the execution namespace and with it the agent's work Role.
  */
 export function registerPullMember(ctx: MemberContext): PullResources {
-  const pull = ctx.settings.pull!;
-  const karmadaObjects = agentKarmadaObjects(ctx.settings);
-  const karmadaPrefix = `${ctx.name}-karmada`;
-  const executionNamespace = applyObjects(
-    karmadaPrefix,
-    karmadaObjects.executionNamespace,
-    karmadaOptions(ctx),
-  );
-  const rbac = applyObjects(karmadaPrefix, karmadaObjects.rbac, karmadaOptions(ctx, executionNamespace));
-
-  const identity: AgentIdentity =
-    pull.identity === "direct" ? directIdentity(ctx) : bootstrapTokenIdentity(ctx);
-
-  const memberPrefix = `${ctx.name}-member`;
+  const identity = agentIdentity(ctx, agentIdentityObjects(ctx.settings, Date.now()));
   const image = ctx.controlPlane.settings.components["karmada-agent"];
-  const objects = agentMemberObjects(ctx.settings, {
+  const objects = memberObjects(ctx.settings, {
     image: image.image,
     imagePullPolicy: image.imagePullPolicy,
     awaitRollout: ctx.controlPlane.settings.awaitWorkloads,
     rotationTrigger: identity.rotationTrigger,
   });
-  const namespace = applyObjects(memberPrefix, objects.namespace, memberOptions(ctx));
-  const access = applyObjects(memberPrefix, objects.access, memberOptions(ctx, namespace));
+  const agent = objects.agent!;
+
+  const karmadaPrefix = `${ctx.name}-karmada`;
+  const executionNamespace = applyObjects(
+    karmadaPrefix,
+    objects.karmada.executionNamespace,
+    karmadaOptions(ctx),
+  );
+  const rbac = applyObjects(karmadaPrefix, objects.karmada.rbac, karmadaOptions(ctx, executionNamespace));
+
+  const memberPrefix = `${ctx.name}-member`;
+  const namespace = applyObjects(memberPrefix, agent.namespace, memberOptions(ctx));
+  const access = applyObjects(memberPrefix, agent.access, memberOptions(ctx, namespace));
   const kubeconfigSecret = createSecret(
-    `${memberPrefix}-secret-${AGENT_OBJECTS.kubeconfigSecret}`,
-    {
-      name: AGENT_OBJECTS.kubeconfigSecret,
-      namespace: pull.namespace,
-      labels: { ...KARMADA_SYSTEM_LABEL },
-      data: { [AGENT_OBJECTS.kubeconfigSecret]: identity.kubeconfig },
-    },
+    `${memberPrefix}-secret-${agent.kubeconfigSecret.name}`,
+    { ...agent.kubeconfigSecret, data: { [agent.kubeconfigSecret.name]: identity.kubeconfig } },
     memberOptions(ctx, namespace),
   );
   // the tokens the agent reports, and Karmada's copies of them, written before the agent starts
-  const credentials = pull.reportSecrets ? createMemberCredentials(ctx) : undefined;
+  const credentials = objects.credentials ? createMemberCredentials(ctx, objects.credentials) : undefined;
   const reported = credentials?.resources ?? [];
-  const karmadaSecrets = credentials ? createKarmadaCredentialSecrets(ctx, credentials, undefined) : [];
+  const karmadaSecrets = credentials
+    ? createKarmadaCredentialSecrets(ctx, objects.tokenCopies!, credentials, undefined)
+    : [];
   const deployment = applyObjects(
     memberPrefix,
-    objects.deployment,
+    agent.deployment,
     memberOptions(ctx, [
       ...access,
       kubeconfigSecret,
@@ -87,10 +81,9 @@ export function registerPullMember(ctx: MemberContext): PullResources {
   );
 
   const memberSide = [...namespace, ...access, kubeconfigSecret, ...reported, ...deployment];
-  const cluster = createClusterObject(ctx, {
+  const cluster = createClusterObject(ctx, objects.cluster, {
     provider: adoptingKarmadaProvider(ctx),
     dependsOn: [...memberSide, ...karmadaSecrets, ...rbac, ...executionNamespace],
-    forceFields: true,
   });
   const drain = new ExecutionSpaceDrain(
     `${ctx.name}-karmada-drain`,

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { memberObjects } from "../../lib/members/objects";
 import { createClusterObject } from "./cluster";
 import { MemberContext } from "./context";
 import { createKarmadaCredentialSecrets, createMemberCredentials } from "./credentials";
@@ -19,9 +20,10 @@ export function registerPushMember(
   ctx: MemberContext,
   caBundle: pulumi.Input<string> | undefined,
 ): PushResources {
-  const credentials = createMemberCredentials(ctx);
-  const karmadaSecrets = createKarmadaCredentialSecrets(ctx, credentials, caBundle);
-  const cluster = createClusterObject(ctx, {
+  const objects = memberObjects(ctx.settings);
+  const credentials = createMemberCredentials(ctx, objects.credentials!);
+  const karmadaSecrets = createKarmadaCredentialSecrets(ctx, objects.tokenCopies!, credentials, caBundle);
+  const cluster = createClusterObject(ctx, objects.cluster, {
     provider: ctx.controlPlane.karmadaProvider,
     dependsOn: [...credentials.resources, ...karmadaSecrets],
   });

@@ -19,3 +19,15 @@ export interface KubeObject {
   };
   readonly [field: string]: unknown;
 }
+
+/**
+ * Where a Secret goes whose values only exist as Pulumi Outputs (tokens, keys, kubeconfigs): the pure
+ * builders say where, the component fills `data` and creates it natively (lib/kube/secrets.ts).
+ */
+export interface SecretPlace {
+  readonly name: string;
+  readonly namespace: string;
+  readonly labels?: Record<string, string>;
+  /** @default "Opaque" */
+  readonly type?: string;
+}

@@ -1,13 +1,11 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
+import type { SecretPlace } from "./object";
 
-export interface SecretSpec {
-  readonly name: string;
-  readonly namespace: string;
-  readonly labels?: Record<string, string>;
+/** A Secret to create: where it goes and its values. */
+export interface SecretSpec extends SecretPlace {
   /** Keys → values; every value is wrapped in pulumi.secret regardless of where it came from. */
   readonly data: Record<string, pulumi.Input<string>>;
-  readonly type?: string;
 }
 
 /**

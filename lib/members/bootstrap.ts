@@ -1,7 +1,10 @@
+import { createHash } from "node:crypto";
 import { stringify } from "yaml";
-import type { KubeObject } from "../kube/object";
+import type { KubeObject, SecretPlace } from "../kube/object";
 import { CertSpec, LEAF_BASE_USES } from "../pki/certificates";
+import { rotationTrigger } from "../pki/rotation";
 import { ConfigError } from "../validation/errors";
+import type { MemberSettings } from "./config";
 import { AGENT_CSR_SIGNER, AGENT_GROUP, BOOTSTRAP_TOKEN, MemberObjectNames } from "./names";
 
 /** Form of a bootstrap token `<id>.<secret>` (Kubernetes' BootstrapTokenPattern). */
@@ -64,15 +67,16 @@ export function tokenExpiration(nowMs: number, ttlHours: number): string | undef
 
 /**
  * Data of a bootstrap-token Secret as `karmadactl token create` writes it: id, secret, both usages,
- * the karmada bootstrap group, optional expiration and description.
+ * the karmada bootstrap group, optional expiration and description. Without `secret` the key is left
+ * out, for the caller to add (Pulumi's random string).
  */
 export function bootstrapTokenSecretData(
-  token: { id: string; secret: string },
+  token: { id: string; secret?: string },
   options: { expiration?: string; description?: string } = {},
 ): Record<string, string> {
   return {
     "token-id": token.id,
-    "token-secret": token.secret,
+    ...(token.secret !== undefined ? { "token-secret": token.secret } : {}),
     "usage-bootstrap-authentication": "true",
     "usage-bootstrap-signing": "true",
     "auth-extra-groups": BOOTSTRAP_TOKEN.group,
@@ -122,6 +126,74 @@ export function agentCsrObject(name: string, requestBase64: string, expirationSe
       signerName: AGENT_CSR_SIGNER,
       expirationSeconds,
       usages: ["digital signature", "key encipherment", "client auth"],
+    },
+  };
+}
+
+/** Hex prefix of a SHA-256: stable short ids derived from names. */
+const sha256Prefix = (text: string, length: number): string =>
+  createHash("sha256").update(text).digest("hex").slice(0, length);
+
+/** The bootstrap-token identity's objects inside Karmada, but for the token's random secret half. */
+export interface BootstrapTokenObjects {
+  /** Public half of the token, derived from the cluster name and `credentialGeneration`. */
+  readonly tokenId: string;
+  /** Secret `bootstrap-token-<id>` in Karmada's kube-system. */
+  readonly secret: SecretPlace;
+  /** Its data but `token-secret` (Pulumi's random string). */
+  readonly data: Record<string, string>;
+  /** Replacement trigger of the agent's key and CSR: its validity window and `credentialGeneration`. */
+  readonly rotationTrigger: string;
+  /** The CSR of the agent's certificate, `request` left empty; named per key (CSRs are immutable). */
+  readonly csr: KubeObject;
+}
+
+/** What the agent's identity is made of, before anything is issued or requested. */
+export interface AgentIdentityObjects {
+  /** The agent's client certificate (direct: issued from the Karmada CA; bootstrapToken: by CSR). */
+  readonly certificate: CertSpec;
+  /** Cluster, user and context names of the agent's kubeconfig. */
+  readonly kubeconfigNames: ReturnType<typeof agentKubeconfigNames>;
+  /** Present for `identity: "bootstrapToken"`. */
+  readonly bootstrapToken?: BootstrapTokenObjects;
+}
+
+/**
+ * A pull member's agent identity, as `karmadactl token create` + `karmadactl register` make it: its
+ * certificate, its kubeconfig's names and — for the bootstrap-token flow — the token Secret (expiring
+ * `bootstrapTokenTtlHours` after `nowMs`) and the CSR.
+ */
+export function agentIdentityObjects(
+  settings: Pick<MemberSettings, "clusterName" | "names" | "credentialGeneration" | "pull">,
+  nowMs: number,
+): AgentIdentityObjects {
+  const { clusterName, credentialGeneration: generation } = settings;
+  const pull = settings.pull!;
+  const certificate = agentCertificateSpec(settings.names, pull.certValidityHours);
+  const kubeconfigNames = agentKubeconfigNames(clusterName);
+  if (pull.identity !== "bootstrapToken") return { certificate, kubeconfigNames };
+  const tokenId = sha256Prefix(`${clusterName}/${generation}`, TOKEN_ID_LENGTH);
+  const data = bootstrapTokenSecretData(
+    { id: tokenId },
+    {
+      expiration: tokenExpiration(nowMs, pull.bootstrapTokenTtlHours),
+      description: `karmada-agent bootstrap for cluster ${clusterName} (pulumi-karmada)`,
+    },
+  );
+  const trigger = rotationTrigger({ validityHours: pull.certValidityHours, generation, nowMs });
+  return {
+    certificate,
+    kubeconfigNames,
+    bootstrapToken: {
+      tokenId,
+      secret: {
+        name: BOOTSTRAP_TOKEN.secretName(tokenId),
+        namespace: BOOTSTRAP_TOKEN.namespace,
+        type: BOOTSTRAP_TOKEN.secretType,
+      },
+      data,
+      rotationTrigger: trigger,
+      csr: agentCsrObject(`${clusterName}-${sha256Prefix(trigger, 5)}`, "", pull.certValidityHours * 3600),
     },
   };
 }

@@ -15,10 +15,9 @@ export const CLUSTER_API_VERSION = "cluster.karmada.io/v1alpha1";
  *   names. The agent may create a Cluster but not update one: it refuses to start unless the existing
  *   object already holds what it computes, and it never rewrites an equal one, so neither side
  *   changes the other's fields and a second `pulumi up` shows no diff.
- * `taints` are ours alone in both modes.
- * @param id the member's kube-system namespace UID (`ObtainClusterID`). @default - left out (unknown yet)
+ * `taints` are ours alone in both modes. `spec.id` is added by {@link clusterWithId}.
  */
-export function clusterObject(settings: MemberSettings, id?: string): KubeObject {
+export function clusterObject(settings: MemberSettings): KubeObject {
   const names = settings.names;
   const push = settings.mode === "Push";
   // the agent reports both Secrets or none: karmadactl's `--report-secrets` default, or `None`
@@ -26,7 +25,6 @@ export function clusterObject(settings: MemberSettings, id?: string): KubeObject
   const spec: Record<string, unknown> = {
     syncMode: settings.mode,
     apiEndpoint: settings.apiEndpoint,
-    ...(id !== undefined ? { id } : {}),
     ...(secretRefs
       ? {
           secretRef: { namespace: CLUSTER_NAMESPACE, name: names.credentialSecret },
@@ -45,7 +43,21 @@ export function clusterObject(settings: MemberSettings, id?: string): KubeObject
   return {
     apiVersion: CLUSTER_API_VERSION,
     kind: "Cluster",
-    metadata: { name: settings.clusterName, labels: { ...KARMADA_SYSTEM_LABEL } },
+    metadata: {
+      name: settings.clusterName,
+      labels: { ...KARMADA_SYSTEM_LABEL },
+      // pull: the agent writes the same fields; ours win (it never updates an existing Cluster)
+      ...(push ? {} : { annotations: { "pulumi.com/patchForce": "true" } }),
+    },
     spec,
   };
+}
+
+/**
+ * The Cluster with `spec.id`, the member's kube-system namespace UID — known only once the member is
+ * read, so the builders leave it out.
+ */
+export function clusterWithId(cluster: KubeObject, id: string | undefined): KubeObject {
+  const spec = cluster.spec as Record<string, unknown>;
+  return id === undefined ? cluster : { ...cluster, spec: { ...spec, id } };
 }

@@ -81,7 +81,11 @@ export interface PullOptions {
   readonly reportSecrets?: boolean;
   /** Bootstrap-token mode: lifetime of the token, hours; 0 = never expires. @default 24 */
   readonly bootstrapTokenTtlHours?: number;
-  /** Namespace of the agent in the member (`karmadactl register -n`). @default "karmada-system" */
+  /**
+   * Namespace of the agent in the member (`karmadactl register -n`). Not `karmada-cluster` while the
+   * agent reports credentials: they live there, and the registration creates and removes it with them.
+   * @default "karmada-system"
+   */
   readonly namespace?: string;
   /**
    * Create (and on removal delete) that namespace. Turn off when it already exists, e.g. a member that

@@ -1,10 +1,11 @@
 /**
  * The member-side credentials Karmada uses, push and pull alike: the accounts and token Secrets in the
- * member (`memberCredentialObjects`, a pull member's reported ones included), and reading a token back.
+ * member (`memberCredentialObjects`, a pull member's reported ones included), Karmada's copies of their
+ * tokens (`karmadaTokenCopies`), and reading a token back.
  */
-import type { KubeObject } from "../kube/object";
+import type { KubeObject, SecretPlace } from "../kube/object";
 import { MemberSettings } from "./config";
-import { KARMADA_SYSTEM_LABEL } from "./names";
+import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, MemberObjectNames } from "./names";
 import { clusterRoleWithBinding, memberAccessRules } from "./rbac";
 
 /** Annotation tying a token Secret to its ServiceAccount (the token controller fills such Secrets). */
@@ -14,23 +15,19 @@ export const SERVICE_ACCOUNT_TOKEN_TYPE = "kubernetes.io/service-account-token";
 /** @pulumi/kubernetes waits until this JSONPath exists: the token controller has written the token. */
 export const WAIT_FOR_TOKEN = { "pulumi.com/waitFor": "jsonpath={.data.token}" } as const;
 
-/** A ServiceAccount token Secret: no data of ours, the member's token controller writes `token` and `ca.crt`. */
-export interface TokenSecretSpec {
-  readonly name: string;
-  readonly namespace: string;
-  readonly serviceAccount: string;
-}
-
-/** The Secret object of a {@link TokenSecretSpec} (created natively, never through applyObjects). */
-export function tokenSecretObject(spec: TokenSecretSpec): KubeObject {
+/**
+ * A ServiceAccount token Secret named after its account: no data of ours, the member's token controller
+ * writes `token` and `ca.crt` (created natively, never through applyObjects).
+ */
+function tokenSecretObject(account: string, namespace: string): KubeObject {
   return {
     apiVersion: "v1",
     kind: "Secret",
     metadata: {
-      name: spec.name,
-      namespace: spec.namespace,
+      name: account,
+      namespace,
       labels: { ...KARMADA_SYSTEM_LABEL },
-      annotations: { [SERVICE_ACCOUNT_NAME_ANNOTATION]: spec.serviceAccount, ...WAIT_FOR_TOKEN },
+      annotations: { [SERVICE_ACCOUNT_NAME_ANNOTATION]: account, ...WAIT_FOR_TOKEN },
     },
     type: SERVICE_ACCOUNT_TOKEN_TYPE,
   };
@@ -40,10 +37,12 @@ export function tokenSecretObject(spec: TokenSecretSpec): KubeObject {
 export interface MemberCredentialObjects {
   /** The credentials namespace in the member (`karmada-cluster` by default). */
   readonly namespace: KubeObject[];
-  /** ServiceAccounts `karmada-<cluster>` and `karmada-impersonator`, ClusterRole and -Binding. */
-  readonly access: KubeObject[];
+  /** ServiceAccounts `karmada-<cluster>` and `karmada-impersonator`: replaced, with their tokens, on a rotation. */
+  readonly accounts: KubeObject[];
+  /** ClusterRole and -Binding of `karmada-<cluster>`. */
+  readonly roles: KubeObject[];
   /** Token Secrets named after each ServiceAccount: `credential` (controller-manager), `impersonator`. */
-  readonly tokens: { readonly credential: TokenSecretSpec; readonly impersonator: TokenSecretSpec };
+  readonly tokens: { readonly credential: KubeObject; readonly impersonator: KubeObject };
 }
 
 /**
@@ -54,10 +53,7 @@ export interface MemberCredentialObjects {
  * one token Secret per ServiceAccount, named after it.
  */
 export function memberCredentialObjects(
-  settings: Pick<
-    MemberSettings,
-    "clusterName" | "names" | "credentialsNamespace" | "permissions" | "extraRules"
-  >,
+  settings: Pick<MemberSettings, "names" | "credentialsNamespace" | "permissions" | "extraRules">,
 ): MemberCredentialObjects {
   const names = settings.names;
   const namespace = settings.credentialsNamespace;
@@ -69,29 +65,34 @@ export function memberCredentialObjects(
   });
   return {
     namespace: [{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace, labels } }],
-    access: [
-      serviceAccount(names.serviceAccount),
-      serviceAccount(names.impersonatorServiceAccount),
-      ...clusterRoleWithBinding(
-        names.clusterRole,
-        memberAccessRules(settings.permissions, settings.extraRules),
-        { kind: "ServiceAccount", name: names.serviceAccount, namespace },
-        labels,
-      ),
-    ],
+    accounts: [serviceAccount(names.serviceAccount), serviceAccount(names.impersonatorServiceAccount)],
+    roles: clusterRoleWithBinding(
+      names.clusterRole,
+      memberAccessRules(settings.permissions, settings.extraRules),
+      { kind: "ServiceAccount", name: names.serviceAccount, namespace },
+      labels,
+    ),
     tokens: {
-      credential: {
-        name: names.serviceAccount,
-        namespace,
-        serviceAccount: names.serviceAccount,
-      },
-      impersonator: {
-        name: names.impersonatorServiceAccount,
-        namespace,
-        serviceAccount: names.impersonatorServiceAccount,
-      },
+      credential: tokenSecretObject(names.serviceAccount, namespace),
+      impersonator: tokenSecretObject(names.impersonatorServiceAccount, namespace),
     },
   };
+}
+
+/**
+ * Karmada's copies of the member's tokens in karmada-cluster, as `karmadactl join` writes them:
+ * `<cluster>` (keys `token`, `caBundle`) and `<cluster>-impersonator` (key `token`).
+ */
+export function karmadaTokenCopies(names: MemberObjectNames): {
+  readonly credential: SecretPlace;
+  readonly impersonator: SecretPlace;
+} {
+  const place = (name: string): SecretPlace => ({
+    name,
+    namespace: CLUSTER_NAMESPACE,
+    labels: { ...KARMADA_SYSTEM_LABEL },
+  });
+  return { credential: place(names.credentialSecret), impersonator: place(names.impersonatorSecret) };
 }
 
 /** Decodes one key of a Secret's `data` (base64); a missing key is an error naming the Secret. */

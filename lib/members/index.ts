@@ -3,6 +3,7 @@ export * from "./cluster";
 export * from "./config";
 export * from "./credentials";
 export * from "./names";
+export * from "./objects";
 export * from "./pull";
 export * from "./rbac";
 export * from "./validate";

@@ -1,5 +1,5 @@
 import { renderFlags } from "../controlplane/flags-render";
-import type { KubeObject } from "../kube/object";
+import type { KubeObject, SecretPlace } from "../kube/object";
 import { objectAnnotations } from "../manifests/workloads/metadata";
 import { containerSecurityContext, podSecurityContext } from "../manifests/workloads/pod";
 import { MemberSettings } from "./config";
@@ -55,16 +55,25 @@ export function agentFlags(settings: MemberSettings, namespace: string): string[
   );
 }
 
+/** The agent's objects in the member, in install order. */
+export interface AgentMemberObjects {
+  /** The agent's namespace (none when `pull.createNamespace` is off). */
+  readonly namespace: KubeObject[];
+  /** ServiceAccount `karmada-agent-sa`, ClusterRole/-Binding `karmada-agent`. */
+  readonly access: KubeObject[];
+  /** Secret `karmada-kubeconfig` (key `karmada-kubeconfig`): the agent's kubeconfig for karmada-apiserver. */
+  readonly kubeconfigSecret: SecretPlace;
+  /** Deployment `karmada-agent`, last: it mounts the kubeconfig Secret. */
+  readonly deployment: KubeObject[];
+}
+
 /**
  * The agent's objects in the member, as `karmadactl register` names them: (namespace), ServiceAccount
  * `karmada-agent-sa`, ClusterRole/-Binding `karmada-agent` (rules of `permissions`), Deployment
  * `karmada-agent` mounting Secret `karmada-kubeconfig` (created natively: it holds a key). Flags are in
  * `command`, where `karmadactl unregister` looks for them.
  */
-export function agentMemberObjects(
-  settings: MemberSettings,
-  workload: AgentWorkload,
-): { namespace: KubeObject[]; access: KubeObject[]; deployment: KubeObject[] } {
+export function agentMemberObjects(settings: MemberSettings, workload: AgentWorkload): AgentMemberObjects {
   const labels = { ...KARMADA_SYSTEM_LABEL };
   const ns = settings.pull!.namespace;
   const flags = agentFlags(settings, ns);
@@ -135,6 +144,7 @@ export function agentMemberObjects(
         labels,
       ),
     ],
+    kubeconfigSecret: { name: AGENT_OBJECTS.kubeconfigSecret, namespace: ns, labels },
     deployment: [deployment],
   };
 }

@@ -15,6 +15,7 @@ import {
   PullOptions,
   SYNC_MODES,
 } from "./config";
+import { CLUSTER_NAMESPACE } from "./names";
 
 /** Longest cluster name Karmada accepts: 63 minus the `karmada-es-` prefix of its execution namespace. */
 export const CLUSTER_NAME_MAX = 48;
@@ -95,7 +96,15 @@ function validatePull(pull: PullOptions): void {
   if (pull.certValidityHours !== undefined)
     // the CSR's expirationSeconds is an int32
     validateInteger("pull.certValidityHours", pull.certValidityHours, 2, Math.floor(INT32_MAX / 3600));
-  if (pull.namespace !== undefined) validateDns1123Label("pull.namespace", pull.namespace);
+  if (pull.namespace !== undefined) {
+    validateDns1123Label("pull.namespace", pull.namespace);
+    check(
+      pull.namespace !== CLUSTER_NAMESPACE || pull.reportSecrets === false,
+      "pull.namespace",
+      `${show(pull.namespace)} is where the agent's reported credentials live (their namespace, accounts and token Secrets are removed with the registration)`,
+      'a namespace of the agent\'s own (default "karmada-system"), or reportSecrets: false',
+    );
+  }
   if (pull.bootstrapTokenTtlHours !== undefined) {
     validateInteger("pull.bootstrapTokenTtlHours", pull.bootstrapTokenTtlHours, 0, 87600);
   }

@@ -13,7 +13,6 @@
  * file, on 127.0.9.x (this suite's range).
  */
 import { certificatesChecksum } from "../../lib/pki/checksum";
-import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { CONTROL_PLANE_BUILTINS, ControlPlaneBuiltin, validateAddonConfig } from "../../lib/addons/config";
 import {
@@ -47,18 +46,9 @@ import { karmadaApiObjects } from "../../lib/manifests/karmada";
 import { namespaceObject } from "../../lib/manifests/namespace";
 import { PLACEHOLDERS, substitute } from "../../lib/manifests/placeholders";
 import { hostWorkloadManifests } from "../../lib/manifests/workloads";
-import {
-  agentCertificateSpec,
-  agentCsrObject,
-  bootstrapTokenSecretData,
-  tokenExpiration,
-} from "../../lib/members/bootstrap";
-import { clusterObject } from "../../lib/members/cluster";
+import { agentIdentityObjects } from "../../lib/members/bootstrap";
 import { resolveMemberSettings } from "../../lib/members/config";
-import { agentMemberObjects } from "../../lib/members/pull";
-import { memberCredentialObjects, tokenSecretObject } from "../../lib/members/credentials";
-import { BOOTSTRAP_TOKEN } from "../../lib/members/names";
-import { agentKarmadaObjects } from "../../lib/members/rbac";
+import { memberObjects } from "../../lib/members/objects";
 import { AGENT_OWNED_FLAGS, validateMemberConfig } from "../../lib/members/validate";
 import { controlPlaneCertificates } from "../../lib/pki/certificates";
 import { ConfigError, ConfigErrors, configErrorsOf } from "../../lib/validation/errors";
@@ -2080,61 +2070,54 @@ const etcdPipeline: Pipeline = (input) => {
 const memberPipeline: Pipeline = (input) => {
   validateMemberConfig(input);
   const settings = resolveMemberSettings(input);
-  clusterObject(settings); // a Karmada CRD kind: built (it must not throw), not dry-run
-  if (settings.mode === "Push") {
-    const objects = memberCredentialObjects(settings);
-    return [
-      ...objects.namespace,
-      ...objects.access,
-      tokenSecretObject(objects.tokens.credential),
-      tokenSecretObject(objects.tokens.impersonator),
-    ];
-  }
-  const pull = settings.pull!;
-  agentCertificateSpec(settings.names, pull.certValidityHours);
-  // bootstrap-token identity (components/members/identity.ts): the token Secret and the agent's CSR
-  // in Karmada, both core kinds
-  const bootstrap: KubeObject[] = [];
-  if (pull.identity === "bootstrapToken") {
-    const hash = (text: string, length: number) =>
-      createHash("sha256").update(text).digest("hex").slice(0, length);
-    const tokenId = hash(`${settings.clusterName}/${settings.credentialGeneration}`, 6);
-    const expiration = tokenExpiration(Date.now(), pull.bootstrapTokenTtlHours);
-    bootstrap.push(
-      {
-        apiVersion: "v1",
-        kind: "Secret",
-        metadata: { name: BOOTSTRAP_TOKEN.secretName(tokenId), namespace: BOOTSTRAP_TOKEN.namespace },
-        type: BOOTSTRAP_TOKEN.secretType,
-        stringData: bootstrapTokenSecretData(
-          { id: tokenId, secret: "0123456789abcdef" },
-          {
-            expiration,
-            description: `karmada-agent bootstrap for cluster ${settings.clusterName} (pulumi-karmada)`,
-          },
-        ),
-      },
-      agentCsrObject(
-        `${settings.clusterName}-${hash(String(settings.credentialGeneration), 5)}`,
-        Buffer.from(agentCsrPem).toString("base64"),
-        pull.certValidityHours * 3600,
-      ),
-    );
-  }
+  const pull = settings.pull;
   const agent = BASE.components["karmada-agent"];
-  const member = agentMemberObjects(settings, {
-    image: agent.image,
-    imagePullPolicy: agent.imagePullPolicy,
-    awaitRollout: false,
-    rotationTrigger: "0",
-  });
-  const karmada = agentKarmadaObjects(settings);
+  // the Cluster is a Karmada CRD kind: built (it must not throw), not dry-run
+  const objects = memberObjects(
+    settings,
+    pull && {
+      image: agent.image,
+      imagePullPolicy: agent.imagePullPolicy,
+      awaitRollout: false,
+      rotationTrigger: "0",
+    },
+  );
+  const credentials = objects.credentials
+    ? [
+        ...objects.credentials.namespace,
+        ...objects.credentials.accounts,
+        ...objects.credentials.roles,
+        objects.credentials.tokens.credential,
+        objects.credentials.tokens.impersonator,
+      ]
+    : [];
+  if (!pull) return credentials;
+  // the agent's identity (components/members/identity.ts): for a bootstrap token, the token Secret and
+  // the agent's CSR in Karmada, both core kinds
+  const identity = agentIdentityObjects(settings, Date.now());
+  const token = identity.bootstrapToken;
+  const bootstrap: KubeObject[] = token
+    ? [
+        {
+          apiVersion: "v1",
+          kind: "Secret",
+          metadata: { name: token.secret.name, namespace: token.secret.namespace },
+          type: token.secret.type,
+          stringData: { ...token.data, "token-secret": "0123456789abcdef" },
+        },
+        {
+          ...token.csr,
+          spec: { ...(token.csr.spec as object), request: Buffer.from(agentCsrPem).toString("base64") },
+        },
+      ]
+    : [];
   return [
-    ...member.namespace,
-    ...member.access,
-    ...member.deployment,
-    ...karmada.executionNamespace,
-    ...karmada.rbac,
+    ...objects.agent!.namespace,
+    ...objects.agent!.access,
+    ...objects.agent!.deployment,
+    ...objects.karmada.executionNamespace,
+    ...objects.karmada.rbac,
+    ...credentials,
     ...bootstrap,
   ].filter(isCoreKind);
 };

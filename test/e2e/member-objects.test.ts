@@ -5,8 +5,8 @@
  * documented order leaves no credential behind.
  */
 import { resolveMemberSettings } from "../../lib/members/config";
-import { agentMemberObjects } from "../../lib/members/pull";
-import { memberCredentialObjects, secretDataValue, tokenSecretObject } from "../../lib/members/credentials";
+import { secretDataValue } from "../../lib/members/credentials";
+import { memberObjects } from "../../lib/members/objects";
 import type { KubeObject } from "../../lib/kube/apply";
 import { e2eTier } from "../../devkit/engine/tier";
 import {
@@ -102,13 +102,14 @@ tier.describe("member-side objects on real API servers", () => {
         mode: "Push",
         apiEndpoint: "https://member.invalid",
       });
-      const objects = memberCredentialObjects(settings);
-      const tokenSecret = tokenSecretObject(objects.tokens.credential);
+      const objects = memberObjects(settings).credentials!;
+      const tokenSecret = objects.tokens.credential;
       const all = [
         ...objects.namespace,
-        ...objects.access,
+        ...objects.accounts,
+        ...objects.roles,
         tokenSecret,
-        tokenSecretObject(objects.tokens.impersonator),
+        objects.tokens.impersonator,
       ];
       await createAll(creds(), locate, all);
 
@@ -125,7 +126,7 @@ tier.describe("member-side objects on real API servers", () => {
       );
       const review = await reviewToken(creds(), token);
       expect(review.authenticated).toBe(true);
-      const serviceAccount = objects.access.find((o) => o.kind === "ServiceAccount")!;
+      const serviceAccount = objects.accounts[0];
       expect(review.user!.username).toBe(
         `system:serviceaccount:${serviceAccount.metadata.namespace}:${serviceAccount.metadata.name}`,
       );
@@ -163,12 +164,12 @@ tier.describe("member-side objects on real API servers", () => {
         apiEndpoint: "https://member.invalid",
         pull: { namespace: "karmada-agent-testbed" },
       });
-      const objects = agentMemberObjects(settings, {
+      const objects = memberObjects(settings, {
         image: "registry.invalid/karmada-agent:v0",
         imagePullPolicy: "IfNotPresent",
         awaitRollout: false,
         rotationTrigger: "testbed",
-      });
+      }).agent!;
       const all = [...objects.namespace, ...objects.access, ...objects.deployment];
       await createAll(creds(), locate, all);
       const live = await locate.get(refOf(objects.deployment[0]));

@@ -6,7 +6,7 @@ import {
   tokenExpiration,
   tokenKubeconfig,
 } from "../../../lib/members/bootstrap";
-import { clusterObject } from "../../../lib/members/cluster";
+import { clusterObject, clusterWithId } from "../../../lib/members/cluster";
 import { resolveMemberSettings } from "../../../lib/members/config";
 import { agentFlags } from "../../../lib/members/pull";
 import { secretDataValue } from "../../../lib/members/credentials";
@@ -97,7 +97,7 @@ describe("agent flags and Cluster object", () => {
   it("declares a pull Cluster with what karmada-agent writes, so the agent starts and never rewrites it", () => {
     // cmd/agent/app generateClusterInControllerPlane: syncMode, apiEndpoint, proxyURL, id, zones and the
     // references to the Secrets it reports (`<cluster>`, `<cluster>-impersonator` in karmada-cluster)
-    expect(clusterObject(pull, "uid-of-kube-system").spec).toEqual({
+    expect(clusterWithId(clusterObject(pull), "uid-of-kube-system").spec).toEqual({
       syncMode: "Pull",
       apiEndpoint: "https://m:6443",
       id: "uid-of-kube-system",
@@ -123,7 +123,7 @@ describe("agent flags and Cluster object", () => {
       pull: { reportSecrets: false },
     });
     expect(agentFlags(quiet, "agents")).toContain("--report-secrets=None");
-    expect(clusterObject(quiet, "uid").spec).toEqual({
+    expect(clusterWithId(clusterObject(quiet), "uid").spec).toEqual({
       syncMode: "Pull",
       apiEndpoint: "https://q:6443",
       id: "uid",

@@ -154,6 +154,12 @@ describe("member config validation", () => {
     ],
     ["agent namespace", { mode: "Pull", pull: { namespace: "Karmada" } }, "pull.namespace", /DNS-1123 label/],
     [
+      "the agent in the namespace of the credentials it reports (both would create it)",
+      { mode: "Pull", pull: { namespace: "karmada-cluster" } },
+      "pull.namespace",
+      /"karmada-cluster" is where the agent's reported credentials live.*\(allowed: a namespace of the agent's own \(default "karmada-system"\), or reportSecrets: false\)/,
+    ],
+    [
       "credentials namespace",
       { credentialsNamespace: "Karmada_Cluster" },
       "credentialsNamespace",
