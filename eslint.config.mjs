@@ -8,7 +8,12 @@ export default tseslint.config(
   {
     files: ["**/*.ts"],
     plugins: { "@pulumi": pulumi },
-    languageOptions: { parserOptions: { project: "./tsconfig.json", tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: {
+        project: ["./tsconfig.json", "./console/web/tsconfig.json"],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: {
       "@pulumi/no-output-in-template-literal": "error",
       "@pulumi/no-output-instance-in-template-literal": "error",

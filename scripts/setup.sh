@@ -7,7 +7,8 @@
 #      OCI images), busybox-static (the shell and tools inside the images), setcap (CoreDNS's file
 #      capability), containerd, runc, the CNI plugins, nft, conntrack, and docker-registry (a local registry);
 #      for systemd machines: mmdebstrap (their image) and systemd-nspawn (systemd-container); PostgreSQL
-#      (the team state backend the containerized e2e keeps its stack in; each suite starts its own server)
+#      (the team state backend the containerized e2e keeps its stack in; each suite starts its own server);
+#      Chromium (the console's browser tests drive it with playwright-core)
 #   2. npm dependencies (npm ci, unless node_modules matches package-lock.json)
 #   3. the test bed: the Pulumi engine from ../shared/engine (sha256-checked) and etcd, kube-apiserver,
 #      kube-controller-manager, Karmada, the node binaries, CoreDNS, local-path-provisioner and our pause
@@ -28,7 +29,8 @@ declare -A PACKAGES=([openssh-server]=/usr/sbin/sshd [openssh-client]=ssh [opens
   [graphviz]=dot [skopeo]=skopeo [busybox-static]=/bin/busybox [libcap2-bin]=/usr/sbin/setcap
   [containerd]=containerd [runc]=/usr/sbin/runc [containernetworking-plugins]=/usr/lib/cni/bridge
   [nftables]=/usr/sbin/nft [conntrack]=/usr/sbin/conntrack [docker-registry]=docker-registry
-  [mmdebstrap]=mmdebstrap [systemd-container]=systemd-nspawn [postgresql]=pg_ctlcluster)
+  [mmdebstrap]=mmdebstrap [systemd-container]=systemd-nspawn [postgresql]=pg_ctlcluster
+  [chromium]=/usr/bin/chromium)
 
 system_packages() {
   local need=() pkg

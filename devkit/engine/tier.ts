@@ -91,6 +91,7 @@ const SYSTEM_PACKAGE_OF: Readonly<Record<string, string>> = {
   "docker-registry": "docker-registry",
   nft: "nftables",
   nsenter: "util-linux",
+  chromium: "chromium",
 };
 
 /** The plugin version the installed npm SDK `@pulumi/<name>` requests (its `pulumi.version`, else its version). */
