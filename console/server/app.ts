@@ -61,6 +61,33 @@ class ProblemError extends Error {
   }
 }
 
+/** The problem answer of an error thrown while handling a request. */
+function problemOf(error: any): Problem {
+  if (error instanceof ProblemError) return error.problem;
+  if (error instanceof StackBusyError)
+    return {
+      type: PROBLEM_TYPES.stackBusy,
+      title: "Stack busy",
+      status: 409,
+      detail: error.message,
+      runningOperation: error.running,
+    };
+  if (error instanceof ConfigError) return settingsProblem(error);
+  if (error?.validation || (typeof error?.statusCode === "number" && error.statusCode < 500))
+    return {
+      type: PROBLEM_TYPES.invalidRequest,
+      title: "Invalid request",
+      status: error.validation ? 400 : error.statusCode,
+      detail: error.message,
+    };
+  return {
+    type: PROBLEM_TYPES.internal,
+    title: "Internal error",
+    status: 500,
+    detail: String(error?.message),
+  };
+}
+
 const notFound = (detail: string) =>
   new ProblemError({ type: PROBLEM_TYPES.notFound, title: "Not found", status: 404, detail });
 
@@ -98,34 +125,8 @@ export async function buildConsoleApp(
   });
 
   // every answer leaves through here: problems get their content type, and nothing secret leaves
-  app.setErrorHandler((error: any, _request, reply) => {
-    let problem: Problem;
-    if (error instanceof ProblemError) problem = error.problem;
-    else if (error instanceof StackBusyError)
-      problem = {
-        type: PROBLEM_TYPES.stackBusy,
-        title: "Stack busy",
-        status: 409,
-        detail: error.message,
-        runningOperation: error.running,
-      };
-    else if (error instanceof ConfigError) problem = settingsProblem(error);
-    else if (error.validation)
-      problem = {
-        type: PROBLEM_TYPES.invalidRequest,
-        title: "Invalid request",
-        status: 400,
-        detail: error.message,
-      };
-    else if (typeof error.statusCode === "number" && error.statusCode < 500)
-      problem = {
-        type: PROBLEM_TYPES.invalidRequest,
-        title: "Invalid request",
-        status: error.statusCode,
-        detail: error.message,
-      };
-    else
-      problem = { type: PROBLEM_TYPES.internal, title: "Internal error", status: 500, detail: error.message };
+  app.setErrorHandler((error: unknown, _request, reply) => {
+    const problem = problemOf(error);
     void reply.code(problem.status).type(PROBLEM_CONTENT_TYPE).send(baseRedactor.value(problem));
   });
 
@@ -173,7 +174,17 @@ export async function buildConsoleApp(
       applyEdits(await estates.settingsOf(stack), edits);
       return operations.begin(stack.name, kind, audited.who);
     } catch (e) {
-      audit.append({ ...audited, status: e instanceof StackBusyError ? 409 : 422, result: "refused" });
+      audit.append({ ...audited, status: problemOf(e).status, result: "refused" });
+      throw e;
+    }
+  };
+
+  /** The stack a state-changing request names; one the program does not have is a refusal, audited. */
+  const requestedStack = async (audited: Omit<AuditRecord, "status" | "result">): Promise<Stack> => {
+    try {
+      return await requireStack(audited.stack!);
+    } catch (e) {
+      audit.append({ ...audited, status: problemOf(e).status, result: "refused" });
       throw e;
     }
   };
@@ -287,10 +298,15 @@ export async function buildConsoleApp(
       },
     },
     async (request) => {
-      const stack = await requireStack(request.params.stack);
       const edits = request.body.edits ?? [];
       const keys = edits.map((e) => e.key);
-      const base = { at: new Date().toISOString(), who: who(request), action: "preview", stack: stack.name };
+      const base = {
+        at: new Date().toISOString(),
+        who: who(request),
+        action: "preview",
+        stack: request.params.stack,
+      };
+      const stack = await requestedStack({ ...base, configKeys: keys });
       // the stack is claimed so that no operation writes its settings while they hold the edits
       const record = await claim({ ...base, configKeys: keys }, stack, "preview", edits);
       const steps: PreviewStep[] = [];
@@ -329,10 +345,15 @@ export async function buildConsoleApp(
       },
     },
     async (request, reply) => {
-      const stack = await requireStack(request.params.stack);
       const { kind, edits = [], confirm } = request.body;
-      const base = { at: new Date().toISOString(), who: who(request), action: kind, stack: stack.name };
+      const base = {
+        at: new Date().toISOString(),
+        who: who(request),
+        action: kind,
+        stack: request.params.stack,
+      };
       const keys = edits.map((e) => e.key);
+      const stack = await requestedStack({ ...base, configKeys: keys });
       const record = await claim({ ...base, configKeys: keys }, stack, kind, edits, () => {
         if (edits.length > 0 && kind !== "up")
           throw new ConfigError("edits", `only an up takes setting edits, not ${kind}`, "kind: up");

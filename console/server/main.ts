@@ -23,8 +23,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const address = await app.listen({ host: settings.host, port: settings.port });
   console.log(`[console] ${address}/ (API ${address}/api/v1, OpenAPI ${address}${OPENAPI_PATH})`);
   console.log(`[console] program ${settings.programDir}; tokens: ${[...settings.tokens.keys()].join(", ")}`);
+  // a signal may come twice (the terminal's and the one npm passes on): neither cuts an operation short
   await new Promise<void>((resolve) => {
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => resolve());
   });
   console.log("[console] stopping: waiting for running operations to end");
   await app.close();

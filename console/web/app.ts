@@ -332,6 +332,8 @@ async function followOperation(id: string, target: HTMLElement): Promise<Operati
     }
     if (event.kind === "status") status.textContent = `operation ${event.status}`;
     status.className = event.kind === "status" ? `status-${event.status}` : status.className;
+    // what changes is listed; resources left as they are only move the bar (an estate has hundreds)
+    if (event.kind === "step" && (event.op === "same" || event.op === "read")) continue;
     list.append(h("li", { class: event.kind === "step" ? `status-${event.status}` : "" }, line(event)));
     list.scrollTop = list.scrollHeight;
   }

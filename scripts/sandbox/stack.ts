@@ -209,6 +209,11 @@ export function prepareSandboxStack(dir: string, spec: SandboxStackSpec): LocalS
   return { workDir, env, pulumi, run };
 }
 
+/** The engine environment `npm start` runs pulumi with on the local estate in `dir` (state, passphrase). */
+export function localEngineEnv(dir: string): Record<string, string> {
+  return sandboxEngineEnv(dir, LOCAL_PASSPHRASE);
+}
+
 /** The local estate's stack for `bed` (settings from Pulumi.local.yaml, `edit` applied). */
 export function prepareLocalStack(dir: string, bed: StackBed, edit?: SettingsEdit): LocalStack {
   const config = localStackConfig(bed, edit);

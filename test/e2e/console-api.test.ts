@@ -188,6 +188,8 @@ tier.describe("console API", () => {
     );
     expect(typed.status).toBe(422);
     expect(typed.problem.fields![0].field).toBe("karmada:controlPlane.components.scheduler.replicas");
+    const missing = await refusal(client.preview("no-such-stack"));
+    expect(missing.status).toBe(404);
   });
 
   it("maps the program's own setting error to problem+json naming the setting, and keeps nothing", async () => {
@@ -258,6 +260,7 @@ tier.describe("console API", () => {
       "preview succeeded",
       "preview refused",
       "preview refused",
+      "preview refused",
       "preview failed",
       "preview failed",
       "up accepted",
@@ -266,6 +269,16 @@ tier.describe("console API", () => {
       "destroy refused",
       "destroy accepted",
       "destroy succeeded",
+    ]);
+    // each refusal with the status it was answered with
+    expect(
+      records.filter((r) => r.result === "refused").map((r) => `${r.action} ${r.stack} ${r.status}`),
+    ).toEqual([
+      "refresh dev 409",
+      "preview dev 422",
+      "preview dev 422",
+      "preview no-such-stack 404",
+      "destroy dev 422",
     ]);
     for (const record of records) {
       expect(record.who).toBe("ci");

@@ -5,12 +5,9 @@
  * exactly that object under its component, apply, the progress reaches done, the operations page. Each page
  * is saved as a screenshot (`PULUMI_KARMADA_SCREENSHOTS` names the directory; docs/console.md shows them).
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { Browser, chromium, Page } from "playwright-core";
+import { Browser, Page } from "playwright-core";
 import { e2eTier } from "../../devkit/engine/tier";
-import { findBinary } from "../../devkit/testbed";
+import { expectText, launchChromium, snap as snapPage } from "../support/browser";
 import { CONSOLE_TOKENS, ConsoleFixture, fixtureImage, startConsoleFixture } from "../support/consoleFixture";
 
 jest.setTimeout(600_000);
@@ -21,21 +18,15 @@ const tier = e2eTier("console in a real browser (test/e2e/console-browser.test.t
   plugins: ["random"],
 });
 
-const SCREENSHOTS =
-  process.env.PULUMI_KARMADA_SCREENSHOTS ??
-  path.join(process.env.TMPDIR ?? os.tmpdir(), "console-screenshots");
-
 tier.describe("web console", () => {
   let fixture: ConsoleFixture;
   let browser: Browser;
   let page: Page;
   /** Requests the page made outside the console (none may: offline, no CDN). */
-  const elsewhere: string[] = [];
-  const snap = (name: string) =>
-    page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  let elsewhere: readonly string[] = [];
+  const snap = (name: string) => snapPage(page, name);
 
   beforeAll(async () => {
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
     fixture = await startConsoleFixture("pk-console-web-", true);
     // deployed once through the API, so the estate page has members, certificates and a picture
     const up = await fetch(`${fixture.baseUrl}/api/v1/estates/dev/operations`, {
@@ -47,12 +38,7 @@ tier.describe("web console", () => {
     await fetch(`${fixture.baseUrl}/api/v1/operations/${id}/events`, {
       headers: { Authorization: `Bearer ${CONSOLE_TOKENS.ci}` },
     }).then((r) => r.text());
-    // as root, Chromium's own sandbox cannot start: the page is ours, on loopback
-    browser = await chromium.launch({ executablePath: findBinary("chromium")!, args: ["--no-sandbox"] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on("request", (request) => {
-      if (!request.url().startsWith(fixture.baseUrl)) elsewhere.push(request.url());
-    });
+    ({ browser, page, elsewhere } = await launchChromium(fixture.baseUrl));
   });
 
   afterAll(async () => {
@@ -129,23 +115,3 @@ tier.describe("web console", () => {
     expect(elsewhere).toEqual([]);
   });
 });
-
-/** Waits until `locator`'s text matches (the page updates as answers arrive). */
-async function expectText(
-  locator: ReturnType<Page["locator"]>,
-  pattern: RegExp,
-  timeoutMs = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = "";
-  for (;;) {
-    last =
-      (await locator
-        .first()
-        .textContent({ timeout: Math.max(1, deadline - Date.now()) })
-        .catch(() => "")) ?? "";
-    if (pattern.test(last)) return;
-    if (Date.now() > deadline) throw new Error(`text ${JSON.stringify(last)} never matched ${pattern}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}

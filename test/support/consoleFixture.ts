@@ -1,13 +1,15 @@
 /**
- * The console served over test/fixtures/console-program (a program shaped like an estate) with the real
- * engine: a private engine environment, the program's stack `dev` with its settings (a secret key among
- * them), and the console app listening on loopback. For the console's API and browser tests.
+ * The console served with the real engine: over a program's project directory (`serveConsole`, e.g. the
+ * local estate's), or over test/fixtures/console-program, a program shaped like an estate
+ * (`startConsoleFixture`: a private engine environment, the program's stack `dev` with its settings, a
+ * secret key among them). For the console's API and browser tests.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { buildConsoleApp, ConsoleApp } from "../../console/server/app";
+import { ConsoleClient } from "../../console/client";
 import { createEngineEnv, EngineEnv } from "../../devkit/engine/env";
 import { REPO_ROOT } from "../../devkit/testbed";
 
@@ -28,15 +30,51 @@ export const FIXTURE_SSH_KEY = [
 /** An image reference of the fixture's settings. */
 export const fixtureImage = (component: string, tag: string) => `registry.local/karmada/${component}:${tag}`;
 
-export interface ConsoleFixture {
+/** The console listening on loopback. */
+export interface ServedConsole {
+  readonly console: ConsoleApp;
+  /** `http://127.0.0.1:<port>` */
+  readonly baseUrl: string;
+  /** The typed client with token `ci`. */
+  readonly client: ConsoleClient;
+  /** Stops listening once every operation has ended. */
+  stop(): Promise<void>;
+}
+
+export interface ConsoleFixture extends ServedConsole {
   readonly engine: EngineEnv;
   readonly programDir: string;
   /** The stack `dev`, driven past the console (to read what the console must not send). */
   readonly stack: Stack;
-  readonly console: ConsoleApp;
-  /** `http://127.0.0.1:<port>` */
-  readonly baseUrl: string;
-  stop(): Promise<void>;
+}
+
+/** Where the console finds a program and its engine. */
+export interface ConsoleProgram {
+  readonly programDir: string;
+  readonly engineEnv: Readonly<Record<string, string>>;
+  readonly pulumiBinary: string;
+  readonly dataDir: string;
+}
+
+/** Serves the console (web console compiled first) over `program` on loopback with {@link CONSOLE_TOKENS}. */
+export async function serveConsole(program: ConsoleProgram, web = true): Promise<ServedConsole> {
+  if (web) buildWebConsole();
+  const app = await buildConsoleApp({
+    host: "127.0.0.1",
+    port: 0,
+    tokens: new Map(Object.entries(CONSOLE_TOKENS)),
+    ...program,
+  });
+  const baseUrl = await app.app.listen({ host: "127.0.0.1", port: 0 });
+  return {
+    console: app,
+    baseUrl,
+    client: new ConsoleClient(baseUrl, CONSOLE_TOKENS.ci),
+    stop: async () => {
+      await app.app.close();
+      await app.idle();
+    },
+  };
 }
 
 /** Compiles the web console's scripts (console/web/dist), as `npm run console` does first. */
@@ -52,7 +90,6 @@ export function buildWebConsole(): void {
  * @param web compile the web console first (its files are read when the app is built)
  */
 export async function startConsoleFixture(prefix: string, web = false): Promise<ConsoleFixture> {
-  if (web) buildWebConsole();
   const engine = createEngineEnv(prefix);
   const programDir = path.join(engine.dir, "program");
   fs.cpSync(path.join(REPO_ROOT, "test", "fixtures", "console-program"), programDir, { recursive: true });
@@ -73,25 +110,22 @@ export async function startConsoleFixture(prefix: string, web = false): Promise<
     }),
   });
   await stack.setConfig("karmada:sshPrivateKey", { value: FIXTURE_SSH_KEY, secret: true });
-  const app = await buildConsoleApp({
-    host: "127.0.0.1",
-    port: 0,
-    programDir,
-    tokens: new Map(Object.entries(CONSOLE_TOKENS)),
-    dataDir: path.join(engine.dir, "console"),
-    engineEnv: { ...engine.env },
-    pulumiBinary: engine.pulumiBinary,
-  });
-  const baseUrl = await app.app.listen({ host: "127.0.0.1", port: 0 });
+  const served = await serveConsole(
+    {
+      programDir,
+      dataDir: path.join(engine.dir, "console"),
+      engineEnv: { ...engine.env },
+      pulumiBinary: engine.pulumiBinary,
+    },
+    web,
+  );
   return {
+    ...served,
     engine,
     programDir,
     stack,
-    console: app,
-    baseUrl,
     stop: async () => {
-      await app.app.close();
-      await app.idle();
+      await served.stop();
       engine.cleanup();
     },
   };
