@@ -23,6 +23,7 @@ import { ProgressEvent, ProgressTracker } from "./progress";
 import { Redactor } from "./redact";
 import * as S from "./schemas";
 import { ConsoleSettings } from "./settings";
+import { PreviewSettings } from "./settingsFile";
 import { serveWebConsole } from "./web";
 
 /** Where the OpenAPI document is served. */
@@ -37,6 +38,8 @@ export interface ConsoleApp {
   readonly audit: AuditLog;
   /** Resolves once every operation started so far has ended (tests, shutdown). */
   idle(): Promise<void>;
+  /** Stacks whose settings file a preview cut short (the console stopped) had left edited: put back. */
+  readonly recoveredPreviews: readonly string[];
 }
 
 /** A problem answer in a route's schema. */
@@ -99,6 +102,9 @@ export async function buildConsoleApp(
   const app = Fastify({ logger: false, bodyLimit: 1 << 20 }).withTypeProvider<TypeBoxTypeProvider>();
   const operations = new OperationRegistry(settings.dataDir);
   const audit = new AuditLog(settings.dataDir);
+  const previewSettings = new PreviewSettings(settings.programDir, settings.dataDir);
+  // before anything reads a stack: a preview the console was stopped in left its edits in the settings
+  const recoveredPreviews = previewSettings.recover();
   const running = new Set<Promise<void>>();
   /** The redactor of `stack`: the tokens and every secret the stack holds. */
   const redactorFor = async (stack?: Stack) =>
@@ -311,7 +317,7 @@ export async function buildConsoleApp(
       const record = await claim({ ...base, configKeys: keys }, stack, "preview", edits);
       const steps: PreviewStep[] = [];
       try {
-        await estates.withSettingsRestored(stack.name, async () => {
+        await previewSettings.withRestored(stack.name, async () => {
           await writeEdits(stack, edits);
           await runEngine(record.id, stack, "preview", (step) => steps.push(step));
         });
@@ -454,6 +460,7 @@ export async function buildConsoleApp(
     app,
     operations,
     audit,
+    recoveredPreviews,
     idle: async () => {
       while (running.size > 0) await Promise.allSettled([...running]);
     },

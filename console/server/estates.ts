@@ -4,7 +4,6 @@
  * certificate expiry); secret outputs are used inside the server only (the admin kubeconfig to ask
  * Karmada) and never returned.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import {
   ConfigMap,
@@ -184,11 +183,6 @@ export class Estates {
     return Stack.select(name, await this.workspace());
   }
 
-  /** The stack's settings file, for a preview of edits that are not kept. */
-  settingsFile(name: string): string {
-    return path.join(this.settings.programDir, `Pulumi.${name}.yaml`);
-  }
-
   /** Every secret the stack holds in plain text: its secret settings and secret outputs. */
   async secrets(stack: Stack): Promise<string[]> {
     const config: ConfigMap = await stack.getAllConfig();
@@ -273,18 +267,6 @@ export class Estates {
   async graph(stack: Stack): Promise<DependencyGraph> {
     const deployment = await stack.exportStack();
     return dependencyGraph(deployment.deployment?.resources ?? []);
-  }
-
-  /** Runs `body` with the stack's settings file restored afterwards, whatever `body` wrote into it. */
-  async withSettingsRestored<T>(name: string, body: () => Promise<T>): Promise<T> {
-    const file = this.settingsFile(name);
-    const saved = fs.existsSync(file) ? fs.readFileSync(file) : undefined;
-    try {
-      return await body();
-    } finally {
-      if (saved === undefined) fs.rmSync(file, { force: true });
-      else fs.writeFileSync(file, saved);
-    }
   }
 }
 

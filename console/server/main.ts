@@ -19,7 +19,9 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error((e as Error).message);
     return 2;
   }
-  const { app, idle } = await buildConsoleApp(settings);
+  const { app, idle, recoveredPreviews } = await buildConsoleApp(settings);
+  for (const stack of recoveredPreviews)
+    console.log(`[console] ${stack}: put back its settings file, left edited by a preview cut short`);
   const address = await app.listen({ host: settings.host, port: settings.port });
   console.log(`[console] ${address}/ (API ${address}/api/v1, OpenAPI ${address}${OPENAPI_PATH})`);
   console.log(`[console] program ${settings.programDir}; tokens: ${[...settings.tokens.keys()].join(", ")}`);
