@@ -1,5 +1,7 @@
+#!/usr/bin/env node
 /**
- * `npm run console`: serves the console API and web console for one Pulumi program's stacks.
+ * `npm run console` (in a checkout) or `pulumi-karmada-console` (the package's command): serves the console
+ * API and web console for one Pulumi program's stacks.
  *
  *   PULUMI_KARMADA_CONSOLE_TOKEN=$(openssl rand -hex 32) npm run console -- --program .
  *   npm run console -- --program /srv/estate --tokens-file /etc/pulumi-karmada/tokens --port 8750

@@ -10,7 +10,9 @@
  */
 import { LocalWorkspace, PolicyEvent, Stack } from "@pulumi/pulumi/automation";
 import Ajv from "ajv";
+import { spawn } from "child_process";
 import * as fs from "fs";
+import { createServer } from "net";
 import * as path from "path";
 import * as YAML from "yaml";
 import { objectNames } from "../../lib/controlplane/names";
@@ -247,6 +249,48 @@ tier.describe("the packed package, adopted by a project made from the template",
     });
   });
 
+  test("the console ships as a command: the installed `pulumi-karmada-console` serves the web console and the API (the OpenAPI document as in the repository) over the project, refuses a request without its token, stops on SIGTERM", async () => {
+    const token = "adoption-console-token-0123456789abcdef";
+    const port = await freeLoopbackPort();
+    const command = path.join(project, "node_modules", ".bin", "pulumi-karmada-console");
+    const child = spawn(
+      command,
+      ["--program", project, "--port", String(port), "--data-dir", path.join(engine.dir, "console")],
+      {
+        env: { ...process.env, ...engine.env, PULUMI_KARMADA_CONSOLE_TOKEN: token },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!output.includes(`http://127.0.0.1:${port}/`)) {
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`the console did not start:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const base = `http://127.0.0.1:${port}`;
+      const page = await fetch(`${base}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('src="/console/dist/web/app.js"');
+      for (const file of ["/console/dist/web/app.js", "/console/dist/client/index.js", "/console/style.css"])
+        expect([file, (await fetch(`${base}${file}`)).status]).toEqual([file, 200]);
+      expect((await fetch(`${base}/api/v1/estates`)).status).toBe(401);
+      const auth = { headers: { Authorization: `Bearer ${token}` } };
+      const estates = await fetch(`${base}/api/v1/estates`, auth);
+      expect(estates.status).toBe(200);
+      expect(Array.isArray(((await estates.json()) as { estates: unknown }).estates)).toBe(true);
+      const served = await (await fetch(`${base}/api/openapi.json`, auth)).json();
+      expect(served).toEqual(readJson(path.join(REPO_ROOT, "console", "openapi.json")));
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  });
+
   test("the library's dynamic providers serialize from the installed package and load as the engine's dynamic-provider host loads them", async () => {
     // the SDK's serializer captures a module under node_modules as a require of its path, which the
     // exports map refuses for the library's internal modules: the providers must hold functions, not modules
@@ -455,3 +499,15 @@ const out = {};
         );
   });
 });
+
+/** A TCP port free on loopback now (the console takes a port of 1-65535, not 0). */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

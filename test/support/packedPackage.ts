@@ -24,10 +24,23 @@ export const PACKAGE_DOCUMENTS = [
   // the policy pack's manifest and the package.json the engine reads its version from
   "bin/policy/PulumiPolicy.yaml",
   "bin/policy/package.json",
+  // the web console the `pulumi-karmada-console` command serves: its page, stylesheet and compiled scripts
+  "bin/console/web/index.html",
+  "bin/console/web/style.css",
+  "bin/console/web/dist/web/app.js",
+  "bin/console/web/dist/client/index.js",
 ] as const;
 
 /** Sources compiled into bin/ (tsconfig.build.json): the entry point and these directories, tests excluded. */
-export const LIBRARY_SOURCE_ROOTS = ["index.ts", "lib/", "components/", "stacks/", "policy/"] as const;
+export const LIBRARY_SOURCE_ROOTS = [
+  "index.ts",
+  "lib/",
+  "components/",
+  "stacks/",
+  "policy/",
+  // the console's server (`pulumi-karmada-console`)
+  "console/server/",
+] as const;
 
 /** The repository's own stack program: it runs when loaded, so it is no part of the library (`pulumi-karmada/stack` is). */
 export const NOT_PUBLISHED_SOURCES = ["stacks/index.ts"] as const;
