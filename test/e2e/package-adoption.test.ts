@@ -53,6 +53,18 @@ const TEMPLATE_STACKS = ["dev", "prod"];
 const EXAMPLES = ["containerized", "members"] as const;
 const SCHEMA_LINE = `# yaml-language-server: $schema=./node_modules/${PACKAGE_NAME}/schemas/stack-config.schema.json`;
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, "utf8"));
+/**
+ * A platform's use of the console's typed client: it type-checks only when the client's types, generated
+ * from the OpenAPI document, arrive with the package (an `any` would pass everything: it is refused).
+ */
+const CONSOLE_CLIENT_USE = `import { ConsoleClient, EstateSummary } from "pulumi-karmada/console-client";
+type IsAny<T> = 0 extends 1 & T ? true : false;
+export const typed: IsAny<EstateSummary> extends false ? true : never = true;
+export async function readyMembers(client: ConsoleClient): Promise<string[]> {
+  const { estates } = await client.listEstates();
+  return estates.flatMap((e) => e.members.filter((m) => m.ready === "True").map((m) => m.name));
+}
+`;
 const repoPackage = readJson(path.join(REPO_ROOT, "package.json"));
 
 /** One resource the engine announced in a preview, with the inputs it would send. */
@@ -241,6 +253,9 @@ tier.describe("the packed package, adopted by a project made from the template",
     expect(resolution[`${PACKAGE_NAME}/stack`].requireKeys).toEqual(
       expect.arrayContaining(["buildEstate", "estateOutputs", "estateStack", "readStackConfig"]),
     );
+    expect(resolution[`${PACKAGE_NAME}/console-client`].requireKeys).toEqual(
+      expect.arrayContaining(["ConsoleApiError", "ConsoleClient"]),
+    );
     // the file is in the tarball: only the exports map keeps it out of reach
     expect(fs.existsSync(path.join(installed, "bin", "lib", "catalog", "index.js"))).toBe(true);
     expect(resolution[deep]).toEqual({
@@ -345,9 +360,10 @@ const out = {};
         JSON.stringify({
           extends: "./tsconfig.json",
           compilerOptions: { ...compilerOptions, noEmit: true },
-          files: ["index.ts", ...EXAMPLES.map((e) => `examples/${e}/index.ts`)],
+          files: ["index.ts", ...EXAMPLES.map((e) => `examples/${e}/index.ts`), "console-client-use.ts"],
         }),
       );
+      fs.writeFileSync(path.join(project, "console-client-use.ts"), CONSOLE_CLIENT_USE);
       // the project's own compiler (the template's devDependency), as `tsc` in that project would run
       const tsc = path.join(project, "node_modules", "typescript", "bin", "tsc");
       await expect(run(process.execPath, [tsc, "-p", tsconfig], { cwd: project })).resolves.toBeDefined();

@@ -24,6 +24,8 @@ export const PACKAGE_DOCUMENTS = [
   // the policy pack's manifest and the package.json the engine reads its version from
   "bin/policy/PulumiPolicy.yaml",
   "bin/policy/package.json",
+  // the console client's types, generated from console/openapi.json (its index.d.ts imports them)
+  "bin/console/client/schema.d.ts",
   // the web console the `pulumi-karmada-console` command serves: its page, stylesheet and compiled scripts
   "bin/console/web/index.html",
   "bin/console/web/style.css",
@@ -38,8 +40,9 @@ export const LIBRARY_SOURCE_ROOTS = [
   "components/",
   "stacks/",
   "policy/",
-  // the console's server (`pulumi-karmada-console`)
+  // the console's server (`pulumi-karmada-console`) and its typed client (`pulumi-karmada/console-client`)
   "console/server/",
+  "console/client/",
 ] as const;
 
 /** The repository's own stack program: it runs when loaded, so it is no part of the library (`pulumi-karmada/stack` is). */
