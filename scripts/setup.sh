@@ -18,6 +18,7 @@
 #      (npm run start:containerized: the lab's node binaries and the images too)
 #
 # usage: scripts/setup.sh [packages|npm|testbed|estate|containerized ...]   (default: packages npm testbed)
+#        scripts/setup.sh components estate|containerized   (what that step builds, see below)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -56,17 +57,44 @@ npm_dependencies() {
   npm ci --ignore-scripts --no-audit --no-fund
 }
 
+# The test-bed components each step builds (scripts/testbed/build.sh names). `estate`: what the local
+# estate (npm start) runs — the machines' image, and its member clusters' control planes and schedulers
+# (kube-scheduler is in `node`, with kubelet and kube-proxy). `containerized`: what the containerized estate
+# on real nodes runs (npm run start:containerized), images included.
+ESTATE_COMPONENTS=(engine etcd kube karmada node machine-image)
+CONTAINERIZED_COMPONENTS=(engine etcd kube karmada node coredns local-path-provisioner pause images)
+
 testbed() {
   scripts/testbed/build.sh
 }
 
 estate() {
-  scripts/testbed/build.sh engine etcd kube karmada machine-image
+  scripts/testbed/build.sh "${ESTATE_COMPONENTS[@]}"
 }
 
 containerized() {
-  scripts/testbed/build.sh engine etcd kube karmada node coredns local-path-provisioner pause images
+  scripts/testbed/build.sh "${CONTAINERIZED_COMPONENTS[@]}"
 }
+
+# `setup.sh components STEP`: the test-bed cache entries STEP builds (paths below the test bed's root, one a
+# line; the engine's provider plugins are in pulumi-home) — what a new machine has after that step.
+if [[ "${1:-}" == components ]]; then
+  # shellcheck source-path=SCRIPTDIR source=testbed/lib.sh
+  . scripts/testbed/lib.sh
+  case "${2:-}" in
+    estate) listed=("${ESTATE_COMPONENTS[@]}") ;;
+    containerized) listed=("${CONTAINERIZED_COMPONENTS[@]}") ;;
+    *)
+      echo "usage: scripts/setup.sh components estate|containerized" >&2
+      exit 2
+      ;;
+  esac
+  for c in "${listed[@]}"; do
+    basename "$(tb_dir "$c")"
+    [[ "$c" == engine ]] && basename "$TESTBED_PULUMI_HOME"
+  done
+  exit 0
+fi
 
 steps=("$@")
 ((${#steps[@]})) || steps=(packages npm testbed)
