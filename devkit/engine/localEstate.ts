@@ -23,6 +23,8 @@ import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../../
 import { E2E_ENGINE_SETTINGS } from "./env";
 import { reportedVersion, requireBinary } from "../testbed";
 import { TierNeeds } from "./tier";
+import { acquireLock } from "../lock";
+import { cacheRoot } from "../../lib/cache/entries";
 
 /** What a suite running the local estate needs from the test bed (its `e2eTier` needs). */
 export const LOCAL_ESTATE_NEEDS: TierNeeds = {
@@ -33,6 +35,8 @@ export const LOCAL_ESTATE_NEEDS: TierNeeds = {
     "etcdctl",
     "kube-apiserver",
     "kube-controller-manager",
+    // the member clusters' schedulers (devkit/lab/controlPlane.ts)
+    "kube-scheduler",
     "karmada-aggregated-apiserver",
     "karmada-controller-manager",
     "karmada-scheduler",
@@ -81,10 +85,18 @@ export function localLabRunning(
   return exists(netns) ? netns : undefined;
 }
 
-/** Starts the bed of the local estate in a new temporary directory. */
+/**
+ * The lock of the local estate's lab (its network namespace and addresses are one per machine): held by
+ * an e2e suite or bench for as long as its estate runs, so suites on parallel jest workers take turns.
+ */
+export const localLabLock = () => path.join(cacheRoot(), "labs", "local.lock");
+
+/** Starts the bed of the local estate in a new temporary directory (waiting for the local lab's lock). */
 export async function startLocalEstate(prefix = "pk-local-"): Promise<LocalEstate> {
+  const release = await acquireLock(localLabLock());
   const running = localLabRunning(readLayout());
   if (running) {
+    release();
     throw new Error(
       `the local estate's lab runs (network namespace ${running}): another estate uses it — ` +
         "an `npm start` estate stops with `npm run stop`",
@@ -93,9 +105,13 @@ export async function startLocalEstate(prefix = "pk-local-"): Promise<LocalEstat
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   let bed: Bed | undefined;
   const stop = async () => {
-    for (const m of readLayout().members) await stopPullAgent(dir, m.clusterName);
-    await stopBed(dir);
-    if (!process.env.PK_KEEP_TESTBED) fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      for (const m of readLayout().members) await stopPullAgent(dir, m.clusterName);
+      await stopBed(dir);
+      if (!process.env.PK_KEEP_TESTBED) fs.rmSync(dir, { recursive: true, force: true });
+    } finally {
+      release();
+    }
   };
   try {
     bed = await startBed(dir, readLayout(), { spares: SPARE_MACHINES });

@@ -34,6 +34,14 @@ const COMPONENT_IDENTITIES = {
 
 const CERT_DAYS = 365;
 
+/** The processes of a cluster's control plane, by the names of their pid and log files. */
+export const CONTROL_PLANE_PROCESSES = [
+  "etcd",
+  "kube-apiserver",
+  "kube-controller-manager",
+  "kube-scheduler",
+] as const;
+
 /** Paths of a cluster's files. */
 export function clusterFiles(cluster: ClusterPlan) {
   const pki = path.join(cluster.dir, "pki");

@@ -211,11 +211,16 @@ export function writeKnownHosts(lab: LabPlan): void {
   writeFile(machineAccess(lab).knownHostsPath, `${lines.join("\n")}\n`, 0o644);
 }
 
+/** The name of a machine's launcher process (its pid and log files in the machine's run dir). */
+export const MACHINE_PROCESS = "machine";
+
 /** Starts the machine's launcher in its cgroup (the machine boots; see awaitMachine). */
 export function bootMachine(machine: MachinePlan): BackgroundProcess {
   ensureCgroup(machine.cgroup);
   const f = machineFiles(machine);
-  return startProcess(f.runDir, "machine", f.launcher, [], { PATH: process.env.PATH ?? "/usr/bin:/bin" });
+  return startProcess(f.runDir, MACHINE_PROCESS, f.launcher, [], {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+  });
 }
 
 /** `ssh` arguments that run `command` on the machine as root, its host key checked strictly. */

@@ -22,6 +22,9 @@ import type { ClusterPlan, LabPlan, NodePlan } from "./plan";
 import { Place, preparePlace, startIn } from "./place";
 import type { BackgroundProcess } from "../processes";
 
+/** The daemons of a node, by the names of their pid and log files. */
+export const NODE_PROCESSES = ["containerd", "kubelet", "kube-proxy"] as const;
+
 /** The place of a node's daemons (their pods go in sibling cgroups kubelet makes under the node's). */
 export function nodePlace(node: NodePlan): Place {
   return { netns: node.netns, cgroup: `${node.cgroup}/daemons`, runDir: nodeFiles(node).runDir };

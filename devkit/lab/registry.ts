@@ -55,6 +55,9 @@ export function readImageList(text: string): BuiltImage[] {
     });
 }
 
+/** The registry's process name (its pid and log files). */
+export const REGISTRY_PROCESS = "docker-registry";
+
 /** The place of the registry process. */
 export function registryPlace(lab: LabPlan): Place {
   return { netns: lab.netns, cgroup: `${lab.cgroup}/registry`, runDir: path.join(lab.dir, "registry") };
@@ -95,13 +98,7 @@ export async function startRegistry(lab: LabPlan, timeoutMs = 30_000): Promise<v
   const configPath = path.join(place.runDir, "config.yml");
   fs.writeFileSync(configPath, registryConfig(lab), { mode: 0o600 });
   const env = currentEnv();
-  const proc = startIn(
-    place,
-    "docker-registry",
-    requireBinary("docker-registry"),
-    ["serve", configPath],
-    env,
-  );
+  const proc = startIn(place, REGISTRY_PROCESS, requireBinary("docker-registry"), ["serve", configPath], env);
   await awaitProcess(`registry on ${lab.registry}`, proc, () => catalogAnswers(lab.registry), timeoutMs);
 }
 
