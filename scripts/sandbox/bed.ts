@@ -5,14 +5,15 @@
  * gateway. Machines boot systemd as PID 1 and run OpenSSH with host keys the stack pins; they have no
  * network beyond the lab. HAProxy on `lb` health-checks the control-plane machines and is the estate's
  * external endpoint. Where everything is comes from Pulumi.local.yaml and must match the lab's plan (a
- * clear error says what differs). Starting again reuses a lab that still runs.
+ * clear error says what differs). Starting again reuses a lab that still runs, boots one that lost its
+ * processes (a reboot) from its disks, and makes a new one only when there was none or half of one.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { parse } from "yaml";
 import { clusterFiles } from "../../devkit/lab/controlPlane";
-import { attachLab, Lab, labPlace, recordedSpec, startLab, stopLab } from "../../devkit/lab/lab";
+import { ensureLab, Lab, LabStart, labPlace, recordedSpec, stopLab } from "../../devkit/lab/lab";
 import { CONTROL_PLANE_PORTS, haproxyConfig } from "../../devkit/lab/loadBalancer";
 import { machineAccess, machineFiles, machineHostKey, onMachine } from "../../devkit/lab/machine";
 import { clusterOf, LabPlan, LabSpec, machineOf, MachinePlan, planLab } from "../../devkit/lab/plan";
@@ -81,6 +82,8 @@ export interface Bed {
   readonly layout: EstateLayout;
   /** The lab everything runs in. */
   readonly lab: Lab;
+  /** How the lab came up: found running, booted again from its disks, or new (empty disks). */
+  readonly labStart: LabStart;
   readonly etcdHosts: readonly BedHost[];
   readonly controlPlaneHosts: readonly BedHost[];
   /** The load balancer's machine. */
@@ -303,6 +306,10 @@ export async function replaceControlPlaneHost(bed: Bed, lost: string, replacemen
 export interface BedOptions {
   /** Machines booted beside the estate's for drills (see {@link Bed.spares}). @default none */
   readonly spares?: readonly string[];
+  /** Called before a new lab replaces what is in the bed's lab dir (see `ensureLab`). */
+  readonly beforeNewLab?: (reason: string) => void | Promise<void>;
+  /** Told how the lab comes up. */
+  readonly log?: (message: string) => void;
 }
 
 /** Starts the bed in `dir` (or finds its lab running) and describes it. */
@@ -313,11 +320,7 @@ export async function startBed(
 ): Promise<Bed> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const spec = bedLabSpec(dir, layout, options.spares);
-  const running = attachLab(spec.dir);
-  const lab =
-    running && JSON.stringify(recordedSpec(spec.dir)) === JSON.stringify(spec)
-      ? running
-      : await startLab(spec);
+  const { lab, start } = await ensureLab(spec, { beforeNew: options.beforeNewLab, log: options.log });
   const plan = lab.plan;
   const mirrorDir = mirrorCacheDir();
   const mirrorUrl = `http://${plan.gateway}:${MIRROR_PORT}`;
@@ -347,6 +350,7 @@ export async function startBed(
     dir,
     layout,
     lab,
+    labStart: start,
     etcdHosts: hosts(layout.etcdHosts),
     controlPlaneHosts: hosts(layout.controlPlaneHosts),
     loadBalancer: bedHost(plan, LOAD_BALANCER),

@@ -17,7 +17,7 @@ import * as path from "path";
 import { parse } from "yaml";
 import { cacheRoot } from "../../lib/cache/entries";
 import { apiGet, credentialsFromKubeconfig, waitFor } from "../../devkit/kubeClient";
-import { Lab, attachLab, startLab, stopLab } from "../../devkit/lab/lab";
+import { Lab, ensureLab, inspectLab, labStartAction, stopLab } from "../../devkit/lab/lab";
 import { sandboxLabSpec } from "../../devkit/lab/labs";
 import { clusterFiles } from "../../devkit/lab/controlPlane";
 import { testbedCrdBundle } from "../../devkit/lab/estate";
@@ -25,7 +25,7 @@ import { clusterOf, planLab } from "../../devkit/lab/plan";
 import { REPO_ROOT, requireBinary, testbedEnv } from "../../devkit/testbed";
 import { readyClusters } from "./estate";
 import { runSandboxCommand } from "./command";
-import { LocalStack, prepareSandboxStack } from "./stack";
+import { discardSandboxState, LocalStack, prepareSandboxStack } from "./stack";
 
 /** The stack's name; its settings are the repository's Pulumi.sandbox.yaml. */
 export const SANDBOX_STACK = "sandbox";
@@ -35,6 +35,9 @@ export const CONTAINERIZED_SAMPLE = path.join(REPO_ROOT, "examples", "containeri
 const PASSPHRASE = "pulumi-karmada-containerized-sandbox";
 
 const log = (message: string) => console.error(`[containerized] ${message}`);
+
+/** How long `npm run stop:containerized` gives `pulumi destroy` before it removes the sandbox regardless. */
+const DESTROY_TIMEOUT_MS = 300_000;
 
 /** Pulumi's state, the project copy and the admin kubeconfig of the sandbox. */
 export function containerizedSandboxDir(): string {
@@ -84,13 +87,17 @@ async function up(preview: boolean): Promise<void> {
   const spec = sandboxLabSpec();
   const dir = containerizedSandboxDir();
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  let lab = attachLab(spec.dir);
-  if (lab) {
-    log(`the sandbox lab is up (${spec.dir})`);
-  } else {
-    log(`starting the sandbox lab: 3 host nodes, 2 member nodes, the registry (${spec.dir})`);
-    lab = await startLab(spec);
-  }
+  const { lab } = await ensureLab(spec, {
+    log,
+    // the estate's state describes the old lab's disks: an `up` must never run against a world that lost them
+    beforeNew: (reason) => {
+      if (discardSandboxState(dir, SANDBOX_STACK, [path.join(dir, "karmada.kubeconfig")]))
+        log(
+          `the lab is made anew (${reason}): the stack's state of the estate on the old lab is discarded with it`,
+        );
+      log(`starting the sandbox lab: 3 host nodes, 2 member nodes, the registry (${spec.dir})`);
+    },
+  });
   const stack = prepareStack(dir, lab);
   if (preview) {
     stack.run(["preview", "--diff", "--stack", SANDBOX_STACK]);
@@ -156,9 +163,12 @@ Stop and remove everything: npm run stop:containerized`);
 async function down(): Promise<void> {
   const spec = sandboxLabSpec();
   const dir = containerizedSandboxDir();
-  const lab = attachLab(spec.dir);
-  if (lab && fs.existsSync(path.join(dir, "project"))) {
+  const { start, reason } = labStartAction(spec, inspectLab(spec.dir));
+  if (start === "new") log(`no estate to destroy (${reason}): removing the sandbox`);
+  else if (fs.existsSync(path.join(dir, "project"))) {
     try {
+      // destroy talks to the clusters: boot them again if they were stopped
+      const { lab } = await ensureLab(spec, { log });
       const stack = prepareStack(dir, lab);
       const kubeconfigFile = path.join(dir, "karmada.kubeconfig");
       if (fs.existsSync(kubeconfigFile)) {
@@ -170,7 +180,7 @@ async function down(): Promise<void> {
           },
         );
       }
-      stack.run(["destroy", "--yes", "--stack", SANDBOX_STACK]);
+      await stack.runWithin(["destroy", "--yes", "--stack", SANDBOX_STACK], DESTROY_TIMEOUT_MS);
     } catch (e) {
       // everything below is removed anyway: the state and the lab are local to this machine
       log(`pulumi destroy failed (${(e as Error).message.split("\n")[0]}); removing the sandbox regardless`);

@@ -6,7 +6,7 @@
  * the machines' pinned host keys, the mirror's URLs and sha256, the test bed's etcd version and CRD
  * bundle, and the secrets (SSH key, member kubeconfigs).
  */
-import { execFileSync } from "child_process";
+import { execFileSync, spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { parse, stringify } from "yaml";
@@ -27,6 +27,16 @@ export const LOCAL_PARALLEL = 64;
 
 /** Options of every Automation API `up`, `preview` and `destroy` of the local estate. */
 export const LOCAL_RUN_OPTIONS = { parallel: LOCAL_PARALLEL } as const;
+
+/** How much of a command's output {@link LocalStack.runWithin} keeps. */
+const OUTPUT_KEPT = 256 * 1024;
+
+/**
+ * What the engine reports for a host step whose SSH session dropped before its exit status arrived (rare,
+ * under load; docs/hosts.md "sshd under parallel steps"): every host script is safe to re-run.
+ */
+export const SSH_SESSION_DROPPED =
+  /remote command exited without exit status or exit signal|error: EOF: running "/;
 
 /** Where the project copy holds the transpiled program. */
 const PROGRAM_DIR = "program";
@@ -54,6 +64,12 @@ export interface LocalStack {
   readonly pulumi: string;
   /** Runs `pulumi <args>` in the project (output inherited), throwing on failure. */
   run(args: readonly string[], options?: { readonly input?: string; readonly quiet?: boolean }): string;
+  /**
+   * Runs `pulumi <args>` for at most `timeoutMs` (then the CLI and every plugin it started are stopped:
+   * SIGTERM, SIGKILL 15 s later). Its output goes to this process's and is kept (the last 256 KiB): the
+   * result, or the rejection's `output`.
+   */
+  runWithin(args: readonly string[], timeoutMs: number): Promise<string>;
 }
 
 /**
@@ -191,6 +207,52 @@ export function prepareSandboxStack(dir: string, spec: SandboxStackSpec): LocalS
       input: options.input,
       stdio: [options.input === undefined ? "ignore" : "pipe", options.quiet ? "pipe" : "inherit", "inherit"],
     }) ?? "";
+  const runWithin: LocalStack["runWithin"] = (args, timeoutMs) =>
+    new Promise((resolve, reject) => {
+      // a process group of its own: the plugins the CLI started are stopped with it
+      const child = spawn(pulumi, ["--non-interactive", ...args], {
+        cwd: workDir,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
+      let output = "";
+      const keep = (d: Buffer, to: NodeJS.WriteStream) => {
+        to.write(d);
+        output = (output + d.toString("utf8")).slice(-OUTPUT_KEPT);
+      };
+      child.stdout!.on("data", (d: Buffer) => keep(d, process.stdout));
+      child.stderr!.on("data", (d: Buffer) => keep(d, process.stderr));
+      const signal = (sig: NodeJS.Signals) => {
+        try {
+          process.kill(-child.pid!, sig);
+        } catch {
+          // gone already
+        }
+      };
+      // Ctrl-C at the terminal reaches this process's group only: pass it on
+      const forward = (sig: NodeJS.Signals) => signal(sig);
+      process.on("SIGINT", forward);
+      process.on("SIGTERM", forward);
+      let timedOut = false;
+      const term = setTimeout(() => {
+        timedOut = true;
+        signal("SIGTERM");
+      }, timeoutMs);
+      const kill = setTimeout(() => signal("SIGKILL"), timeoutMs + 15_000);
+      const fail = (message: string) => reject(Object.assign(new Error(message), { output }));
+      child.on("error", (e) => fail(e.message));
+      child.on("close", (code, sig) => {
+        clearTimeout(term);
+        clearTimeout(kill);
+        process.off("SIGINT", forward);
+        process.off("SIGTERM", forward);
+        if (timedOut) signal("SIGKILL"); // plugins the stopped CLI left behind
+        if (timedOut) fail(`pulumi ${args[0]} did not finish within ${timeoutMs / 1000} s`);
+        else if (code === 0) resolve(output);
+        else fail(`pulumi ${args[0]} failed (${sig ?? `exit ${code}`})`);
+      });
+    });
   const settingsFile = path.join(workDir, `Pulumi.${spec.name}.yaml`);
   const salt = fs.existsSync(settingsFile)
     ? (parse(fs.readFileSync(settingsFile, "utf8"))?.encryptionsalt as string | undefined)
@@ -206,7 +268,21 @@ export function prepareSandboxStack(dir: string, spec: SandboxStackSpec): LocalS
   for (const [key, value] of Object.entries(spec.secrets)) {
     run(["config", "set", "--secret", "--path", key], { input: value, quiet: true });
   }
-  return { workDir, env, pulumi, run };
+  return { workDir, env, pulumi, run, runWithin };
+}
+
+/**
+ * Discards what a sandbox in `dir` recorded of the estate on its previous lab: the stack's state, its
+ * settings file in the project copy (with the state's encryption salt) and `extra` files (e.g. the admin
+ * kubeconfig). For a lab made anew: an `up` must never run against a world that lost its disks. Returns
+ * whether there was a state to discard.
+ */
+export function discardSandboxState(dir: string, stackName: string, extra: readonly string[] = []): boolean {
+  const state = path.join(dir, "state");
+  const had = fs.existsSync(state) && fs.readdirSync(state).length > 0;
+  for (const p of [state, path.join(dir, "project", `Pulumi.${stackName}.yaml`), ...extra])
+    fs.rmSync(p, { recursive: true, force: true });
+  return had;
 }
 
 /** The engine environment `npm start` runs pulumi with on the local estate in `dir` (state, passphrase). */
