@@ -1,5 +1,5 @@
 /**
- * The lab itself (devkit/lab), on a small one of its own (10.233.0.0/16: one cluster, two nodes): nodes
+ * The lab itself (devkit/lab), on a small one of its own (10.235.0.0/16, apart from the local estate's 10.233: one cluster, two nodes): nodes
  * Ready on real kubelets and containerd; a pod on each node pulls from the lab registry, resolves a
  * Service by name through CoreDNS, reaches a Service's ClusterIP on the other node and its NodePort from
  * this machine; a claim binds to a node-local volume and keeps what was written. Then `stopLab` leaves
@@ -66,7 +66,7 @@ tier.describe("a lab of real nodes", () => {
 
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pk-lab-"));
-    lab = await startLab({ name: "labtest", octet: 233, dir, clusters: [{ name: "one", nodes: 2 }] });
+    lab = await startLab({ name: "labtest", octet: 235, dir, clusters: [{ name: "one", nodes: 2 }] });
     plan = lab.plan;
     creds = adminCredentials(clusterOf(plan, "one"));
   });
@@ -81,7 +81,7 @@ tier.describe("a lab of real nodes", () => {
     for (const n of nodes) {
       expect(n.status.conditions.find((c: any) => c.type === "Ready").status).toBe("True");
       expect(n.status.addresses.find((a: any) => a.type === "InternalIP").address).toMatch(
-        /^10\.233\.0\.1[12]$/,
+        /^10\.235\.0\.1[12]$/,
       );
       expect(n.status.nodeInfo.containerRuntimeVersion).toMatch(/^containerd:\/\//);
       expect(n.status.nodeInfo.kubeletVersion).toMatch(/^v1\.\d+\.\d+$/);
@@ -181,7 +181,7 @@ tier.describe("a lab of real nodes", () => {
     // every node's namespace is gone, with its nftables tables and pods' namespaces
     expect(fs.readdirSync("/run/netns").filter((n) => n.startsWith(plan.netns))).toEqual([]);
     expect(
-      planLab({ name: "labtest", octet: 233, dir: plan.dir, clusters: [{ name: "one", nodes: 2 }] }).cgroup,
+      planLab({ name: "labtest", octet: 235, dir: plan.dir, clusters: [{ name: "one", nodes: 2 }] }).cgroup,
     ).toBe(plan.cgroup);
   });
 });
