@@ -34,6 +34,7 @@ import { keyCount, putKeysScript } from "../support/etcdData";
 import { e2eTier } from "../../devkit/engine/tier";
 import { requireBinary } from "../../devkit/testbed";
 import { generateCa, openssl as runOpenssl } from "../../devkit/pki";
+import { waitFor } from "../../devkit/kubeClient";
 
 /**
  * Runs a real etcd cluster (the test bed's pinned build) the way the StatefulSet starts its members —
@@ -387,6 +388,9 @@ tier.describe("etcd members with the generated flags (real etcd)", () => {
         startMember(3);
         startMember(4);
         await waitHealthy([3, 4]);
+        // `started` once a member has published itself through raft, a moment after /health answers
+        const all = JSON.stringify(members.map((name, i) => [name, peerUrl(i), "started"]));
+        await waitFor("every member started", async () => JSON.stringify(memberList()) === all, 30_000, 500);
         expect(memberList()).toEqual(members.map((name, i) => [name, peerUrl(i), "started"]));
         expect(readFileSync(join(work, "etcd-3.log"), "utf8")).toContain("joining the cluster as");
       },
@@ -421,7 +425,8 @@ tier.describe("etcd members with the generated flags (real etcd)", () => {
         expect(readFileSync(join(dataMount(3), "data-dir"), "utf8").trim()).toBe("data.1");
         expect(existsSync(join(dataMount(3), "data", "member", "wal"))).toBe(true);
         expect(readFileSync(join(work, "etcd-3.log"), "utf8")).toContain("does not list this member");
-        expect(memberList().map(([name, , status]) => `${name} ${status}`)).toContain("etcd-3 started");
+        const etcd3 = () => memberList().map(([name, , status]) => `${name} ${status}`);
+        await waitFor("etcd-3 started", async () => etcd3().includes("etcd-3 started"), 30_000, 500);
         await stopMember(3);
         membershipJob(3);
         expect(memberList()).toHaveLength(3);

@@ -147,8 +147,16 @@ tier.describe("systemd machines on the lab bridge", () => {
       15_000,
       200,
     );
-    const journal = await on(m1, "journalctl -u pk-probe.service --no-pager -o cat");
-    expect(journal.match(/probe started/g)?.length).toBeGreaterThanOrEqual(2);
+    // the new MainPID is set at fork, before the service's first line reaches journald
+    const started = async () =>
+      (await on(m1, "journalctl -u pk-probe.service --no-pager -o cat")).match(/probe started/g)?.length ?? 0;
+    await waitFor(
+      "the restarted probe's line in the journal",
+      async () => (await started()) >= 2,
+      15_000,
+      200,
+    );
+    expect(await started()).toBeGreaterThanOrEqual(2);
   });
 
   test("`systemctl reboot`: the machine boots again by itself, the enabled unit runs, the journal kept the first boot", async () => {

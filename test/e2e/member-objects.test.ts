@@ -124,7 +124,13 @@ tier.describe("member-side objects on real API servers", () => {
         },
         60_000,
       );
-      const review = await reviewToken(creds(), token);
+      // the API server checks a legacy token against its cached copy of the Secret, a moment behind the write
+      let review = await reviewToken(creds(), token);
+      await waitFor(
+        "the token authenticated",
+        async () => (review = await reviewToken(creds(), token)).authenticated === true,
+        30_000,
+      );
       expect(review.authenticated).toBe(true);
       const serviceAccount = objects.accounts[0];
       expect(review.user!.username).toBe(
