@@ -317,9 +317,13 @@ export function ensureInotifyInstances(file = "/proc/sys/fs/inotify/max_user_ins
   }
 }
 
-/** Boots every machine of the lab (the image at `imageRoot`) and resolves once each one is running. */
-export async function startMachines(lab: LabPlan, imageRoot = testbedMachineImage()): Promise<void> {
+/**
+ * Boots every machine of the lab (the image at `image`, the test bed's by default) and resolves once
+ * each one is running. A lab without machines needs no image (`npm run start:containerized` builds none).
+ */
+export async function startMachines(lab: LabPlan, image?: string): Promise<void> {
   if (lab.machines.length === 0) return;
+  const imageRoot = image ?? testbedMachineImage();
   ensureInotifyInstances();
   ensureMachineKey(lab);
   for (const m of lab.machines) prepareMachine(lab, m, imageRoot);

@@ -31,7 +31,9 @@ export function seedCache(cacheDir: string, step: "estate" | "containerized"): s
   fs.mkdirSync(to, { recursive: true });
   for (const entry of entries) {
     if (!fs.existsSync(path.join(from, entry))) throw new Error(`the full test bed has no ${entry}`);
-    execFileSync("cp", ["-al", path.join(from, entry), path.join(to, entry)]);
+    // an entry another step seeded already stays as it is
+    if (!fs.existsSync(path.join(to, entry)))
+      execFileSync("cp", ["-al", path.join(from, entry), path.join(to, entry)]);
   }
   return entries;
 }
