@@ -10,8 +10,7 @@ import { testSettings } from "../support/settings";
  * Every flag we generate must exist in the real binary: an unknown flag makes the process exit at start.
  * The binaries come from the test bed (`scripts/testbed/build.sh kube karmada kube-previous
  * karmada-previous`): the default release and the oldest one in the catalog, each checked against the
- * flags generated for its own version. karmada-search and karmada-metrics-adapter are not part of the test
- * bed, so they are not checked.
+ * flags generated for its own version, every component the library can run (the addons' included).
  */
 const BINARIES: [ControlPlaneComponent, string][] = [
   ["karmada-apiserver", "kube-apiserver"],
@@ -21,6 +20,8 @@ const BINARIES: [ControlPlaneComponent, string][] = [
   ["karmada-scheduler", "karmada-scheduler"],
   ["karmada-webhook", "karmada-webhook"],
   ["karmada-descheduler", "karmada-descheduler"],
+  ["karmada-search", "karmada-search"],
+  ["karmada-metrics-adapter", "karmada-metrics-adapter"],
 ];
 
 /** Flag names a binary documents in `--help`. */
