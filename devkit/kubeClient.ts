@@ -3,7 +3,7 @@
  * with the admin client certificate: enough to check what the real API server accepted, without kubectl.
  */
 import { apiAccessFromKubeconfig } from "../lib/kubeconfig/access";
-import { ApiAccess, ApiAnswer, callApi, readAnswer } from "../lib/kube/rest";
+import { ApiAccess, ApiAnswer, callApi } from "../lib/kube/rest";
 
 /** How to reach and authenticate to an API server (the admin client certificate). */
 export interface ApiCredentials extends ApiAccess {
@@ -17,9 +17,6 @@ export type ApiResponse = ApiAnswer;
 /** Sends one request; resolves with any HTTP status (only connection errors reject). */
 export const apiRequest = callApi;
 
-/** Status and body of a response (lib/kube/rest.ts's). */
-export const readResponse = readAnswer;
-
 /** GET returning the parsed body; throws on any status but 200, naming the path and the status. */
 export async function apiGet(creds: ApiCredentials, apiPath: string): Promise<any> {
   const res = await apiRequest(creds, "GET", apiPath);
@@ -29,14 +26,6 @@ export async function apiGet(creds: ApiCredentials, apiPath: string): Promise<an
     );
   }
   return res.body;
-}
-
-/** Whether GET `apiPath` answers 200 (false on 404; other errors throw). */
-export async function apiExists(creds: ApiCredentials, apiPath: string): Promise<boolean> {
-  const res = await apiRequest(creds, "GET", apiPath);
-  if (res.status === 404) return false;
-  if (res.status === 200) return true;
-  throw new Error(`GET ${apiPath}: HTTP ${res.status}`);
 }
 
 /** Names of the objects a list endpoint returns (e.g. `/apis/apps/v1/namespaces/x/deployments`). */

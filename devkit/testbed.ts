@@ -90,11 +90,6 @@ export function requireBinary(
   return found;
 }
 
-/** The names among `names` that {@link findBinary} cannot find. */
-export function missingBinaries(names: readonly string[], env?: Readonly<Record<string, string>>): string[] {
-  return names.filter((name) => !findBinary(name, env));
-}
-
 /**
  * The version a control-plane binary reports, as the install script reads it
  * (lib/controlplane/hosts/binaries.ts, `reportedVersionCommand`): `kube-apiserver --version` prints
@@ -123,11 +118,4 @@ export function testbedEnvFile(name: "versions.env" | "engine.env"): Readonly<Re
 /** The pinned versions of scripts/testbed/versions.env. */
 export function testbedVersions(): Readonly<Record<string, string>> {
   return testbedEnvFile("versions.env");
-}
-
-/** One pinned version; throws naming the key when versions.env lacks it. */
-export function testbedVersion(key: string): string {
-  const v = testbedVersions()[key];
-  if (!v) throw new Error(`scripts/testbed/versions.env has no ${key}`);
-  return v;
 }

@@ -74,8 +74,3 @@ export class ObjectLocator {
     this.discovery.clear();
   }
 }
-
-/** `Kind namespace/name` (or `Kind name`), for messages. */
-export function describeRef(ref: ObjectRef): string {
-  return `${ref.kind} ${ref.namespace ? `${ref.namespace}/` : ""}${ref.name}`;
-}

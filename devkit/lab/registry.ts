@@ -128,28 +128,3 @@ export async function pushImages(lab: LabPlan, source: ImageSource = testbedImag
   await Promise.all([worker(), worker(), worker()]);
   return images;
 }
-
-/** The repositories and tags the registry serves (its catalog API), as `repo:tag`. */
-export async function registryContents(registry: string): Promise<string[]> {
-  const getJson = (p: string) =>
-    new Promise<any>((resolve, reject) => {
-      http
-        .get(`http://${registry}${p}`, (res) => {
-          let body = "";
-          res.on("data", (d) => (body += d));
-          res.on("end", () =>
-            res.statusCode === 200
-              ? resolve(JSON.parse(body))
-              : reject(new Error(`GET ${p}: HTTP ${res.statusCode}`)),
-          );
-        })
-        .on("error", reject);
-    });
-  const catalog = await getJson("/v2/_catalog?n=1000");
-  const refs: string[] = [];
-  for (const repo of catalog.repositories as string[]) {
-    const tags = await getJson(`/v2/${repo}/tags/list`);
-    for (const tag of (tags.tags ?? []) as string[]) refs.push(`${repo}:${tag}`);
-  }
-  return refs.sort();
-}

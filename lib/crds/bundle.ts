@@ -193,10 +193,3 @@ export function assembleCrdBundle(
   }
   return [...crds.values()].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1));
 }
-
-/** {@link parseCrdBundle} then {@link assembleCrdBundle}. */
-export const buildCrdBundle = (
-  files: BundleFiles,
-  source: string,
-  webhook: ConversionWebhookTarget,
-): CrdBundle["crds"] => assembleCrdBundle(parseCrdBundle(files, source), source, webhook);

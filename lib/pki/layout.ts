@@ -128,8 +128,6 @@ export function podCertificateFiles(
   return KUBECONFIG_COMPONENTS.includes(component) ? [...own, `${component}-client.crt`] : own;
 }
 
-export const pkiPath = (file: PkiFile): string => `${PKI_DIR}/${file}`;
-
 /** Directory kubeconfigs are mounted at / written to; the file is `<dir>/karmada.config`. */
 export const KUBECONFIG_DIR = "/etc/karmada/config";
 export const KUBECONFIG_PATH = `${KUBECONFIG_DIR}/karmada.config`;

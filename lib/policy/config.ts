@@ -6,7 +6,6 @@ import { ConfigError, show } from "../validation/errors";
 
 /** How a finding is treated: `mandatory` fails the preview/up, `advisory` only reports, `disabled` skips. */
 export type EnforcementLevel = "mandatory" | "advisory" | "disabled";
-export const ENFORCEMENT_LEVELS: readonly EnforcementLevel[] = ["mandatory", "advisory", "disabled"];
 
 /** Parameters of the rules that take any. */
 export interface PolicyParameters {

@@ -30,8 +30,6 @@ export const LOCAL_STACK_FILE = path.join(REPO_ROOT, "Pulumi.local.yaml");
 const LAB_NAME = "local";
 /** The machine running the load balancer; its address is the external endpoint's host. */
 export const LOAD_BALANCER = "lb";
-/** karmada-apiserver's port on the load balancer. */
-export const VIP_API_PORT = CONTROL_PLANE_PORTS[0].listenPort;
 /** The mirror's port on the lab gateway. */
 const MIRROR_PORT = 8080;
 
