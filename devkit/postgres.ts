@@ -32,7 +32,7 @@ export interface PostgresServer {
 }
 
 /** The server binaries of the newest installed major version; throws naming the package when none is. */
-export function postgresBinDir(root = DEBIAN_POSTGRES_ROOT): string {
+function postgresBinDir(root = DEBIAN_POSTGRES_ROOT): string {
   const majors = fs.existsSync(root)
     ? fs
         .readdirSync(root)
@@ -46,7 +46,7 @@ export function postgresBinDir(root = DEBIAN_POSTGRES_ROOT): string {
 }
 
 /** A loopback TCP port nothing listens on now. */
-export async function freeLoopbackPort(): Promise<number> {
+async function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once("error", reject);
@@ -66,8 +66,8 @@ function asPostgres(binary: string, args: readonly string[]): string {
 }
 
 /** The state database and its owner: what a team's backend URL names. */
-export const STATE_DATABASE = "pulumi_state";
-export const STATE_ROLE = "pulumi";
+const STATE_DATABASE = "pulumi_state";
+const STATE_ROLE = "pulumi";
 
 /**
  * Starts a server listening on 127.0.0.1 only, with a role {@link STATE_ROLE} (random password) owning the

@@ -22,7 +22,7 @@ const SECURE_VALUE_REF = "#/definitions/secureValue";
  * `schema` as the program sees values: the engine hands it a secret's plain text, so a union of a string
  * and the stack file's `{ secure: … }` form is just the string.
  */
-export function programSchema(schema: JsonSchema): JsonSchema {
+function programSchema(schema: JsonSchema): JsonSchema {
   const mapValues = (record: Readonly<Record<string, JsonSchema>>) =>
     Object.fromEntries(Object.entries(record).map(([k, v]) => [k, programSchema(v)]));
   const branches = schema.anyOf?.filter((b) => b.$ref !== SECURE_VALUE_REF).map(programSchema);

@@ -66,7 +66,7 @@ export function engineDependencies(resources: readonly StateResource[]): Map<str
 }
 
 /** One level of the engine's delete schedule: deleted together, after every level before it. */
-export interface DeleteLevel {
+interface DeleteLevel {
   readonly urns: readonly string[];
   /** The level's slowest step (ms), which the next level waits for. */
   readonly ms: number;

@@ -9,7 +9,7 @@ import type { HostInput } from "../../devkit/programs/etcd-hosts/input";
 export const FLOOR_SHAPE_ENV = "PK_ETCD_FLOOR_SHAPE";
 
 /** One custom resource of the floor graph. */
-export interface FloorResource {
+interface FloorResource {
   readonly name: string;
   readonly kind: "tls" | "random" | "command";
   readonly parent?: string;

@@ -22,7 +22,7 @@ import { inlineProgramStack } from "../../devkit/engine/workspace";
 import { apiRequest, CaPair, generateCa, LoopbackCluster, startCluster, waitFor } from "../../devkit/kube";
 
 /** Loopback addresses of this bench (its own range). */
-export const MEMBERS_ESTATE_ADDRESSES = {
+const MEMBERS_ESTATE_ADDRESSES = {
   host: "127.0.14.1",
   karmadaApi: "127.0.14.2",
   member: (index: number) => `127.0.14.${10 + index}`,

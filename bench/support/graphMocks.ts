@@ -57,7 +57,7 @@ const base64 = (text: string) => Buffer.from(text).toString("base64");
  * The state a resource reports back: its inputs plus the outputs the components read (certificate and
  * key PEMs, a random string, a filled ServiceAccount token Secret, the kube-system UID of a member).
  */
-export function cannedState(type: string, name: string, inputs: Record<string, unknown>, id?: string) {
+function cannedState(type: string, name: string, inputs: Record<string, unknown>, id?: string) {
   switch (type) {
     case "tls:index/privateKey:PrivateKey":
       return { ...inputs, privateKeyPem: pem("PRIVATE KEY", name), publicKeyPem: pem("PUBLIC KEY", name) };

@@ -19,7 +19,7 @@ export function roleOf(cmdline: string): Role | undefined {
 }
 
 export type Role = "engine" | "providers" | "program" | "dynamic providers";
-export const ROLES: readonly Role[] = ["engine", "providers", "program", "dynamic providers"];
+const ROLES: readonly Role[] = ["engine", "providers", "program", "dynamic providers"];
 
 /** Resident set size in KiB from /proc/<pid>/status (`VmRSS:  12345 kB`), 0 for a kernel thread. */
 export function parseRssKib(status: string): number {

@@ -14,7 +14,7 @@ const EXPORTED_SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 const STACK_TYPE = "pulumi:pulumi:Stack";
 
 /** One resource of an exported deployment, the fields a replay reads (its options at the top level). */
-export interface ExportedResource extends RecordedOptions {
+interface ExportedResource extends RecordedOptions {
   readonly urn: string;
   readonly custom: boolean;
   readonly type: string;

@@ -29,7 +29,7 @@ function target(f: BenchFigure): string {
 }
 
 /** The markdown table, between its markers; each row carries its figure as JSON so it can be merged. */
-export function renderTable(figures: readonly DatedFigure[]): string {
+function renderTable(figures: readonly DatedFigure[]): string {
   const header = [
     "| Figure | Ours | Baseline | Ratio | Target | Met | Runs (spread) | Date |",
     "| --- | --- | --- | --- | --- | --- | --- | --- |",

@@ -82,7 +82,7 @@ async function ensure(planned: DriftState): Promise<DriftState> {
 }
 
 /** The drift checks' provider (exported for the packaging test, which serializes it from an installed package). */
-export const driftProvider: pulumi.dynamic.ResourceProvider = {
+const driftProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs: DriftState) {
     return { id: `${inputs.host}/${inputs.component}`, outs: await ensure(inputs) };
   },

@@ -37,7 +37,7 @@ import { HOSTS_INSTALL_ORDER, InstallPhase } from "../../lib/controlplane/instal
 import { HostComponentFiles, hostComponentFiles } from "./hostsFiles";
 
 /** Resources to wait for, known now or once the Karmada-side objects are registered. */
-export type Prerequisites = pulumi.Resource[] | Promise<pulumi.Resource[]>;
+type Prerequisites = pulumi.Resource[] | Promise<pulumi.Resource[]>;
 
 /**
  * Registers the Karmada provider and the objects inside karmada-apiserver, once the commands are: the
@@ -72,8 +72,7 @@ export interface ControlPlaneOnHosts {
 }
 
 /** Id of a component's drift check on a host (its resource is `<control plane>-<id>`). */
-export const driftId = (host: string, component: ControlPlaneComponent): string =>
-  `${host}-drift-${component}`;
+const driftId = (host: string, component: ControlPlaneComponent): string => `${host}-drift-${component}`;
 
 /**
  * Inputs of a `remote.Command`. No `update`: a changed input re-runs `create` in place (the provider's
@@ -82,7 +81,7 @@ export const driftId = (host: string, component: ControlPlaneComponent): string 
  * state, which the engine writes after every step. The previous run's output is not handed to the next
  * one: scripts decide from what they find on the host.
  */
-export function hostCommandArgs(
+function hostCommandArgs(
   connection: command.remote.CommandArgs["connection"],
   create: pulumi.Input<string>,
   remove: pulumi.Input<string> | undefined,

@@ -10,7 +10,7 @@ import { waitUntilServing } from "../../lib/kube/serving";
 import { apiAccessFromKubeconfig } from "../../lib/kubeconfig/access";
 
 /** Seconds an `up` waits for karmada-apiserver at its external endpoint (a cloud load balancer's registration included). */
-export const API_SERVING_TIMEOUT_SECONDS = 300;
+const API_SERVING_TIMEOUT_SECONDS = 300;
 /** Seconds between attempts. */
 const POLL_SECONDS = 1;
 /** Seconds one attempt may take. */

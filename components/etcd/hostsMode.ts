@@ -16,7 +16,7 @@ import { rooted } from "../../lib/hosts/shell";
 import { check } from "../../lib/validation/errors";
 
 /** Certificate and key of one member's serving (client port) and peer identities. */
-export interface EtcdMemberCertificates {
+interface EtcdMemberCertificates {
   serverCert: pulumi.Input<string>;
   serverKey: pulumi.Input<string>;
   peerCert: pulumi.Input<string>;

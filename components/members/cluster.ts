@@ -14,7 +14,7 @@ const kubeSystemReads = new WeakMap<pulumi.ProviderResource, k8s.core.v1.Namespa
  * one API server) use the first one's `<registration>-member-kube-system` (a hundred reads of three
  * objects were a tenth of a hundred-cluster `up`'s steps, docs/performance.md).
  */
-export function readMemberKubeSystem(ctx: MemberContext): k8s.core.v1.Namespace {
+function readMemberKubeSystem(ctx: MemberContext): k8s.core.v1.Namespace {
   const known = kubeSystemReads.get(ctx.member);
   if (known) return known;
   const read = k8s.core.v1.Namespace.get(`${ctx.name}-member-kube-system`, "kube-system", {

@@ -7,7 +7,7 @@ import type { MemberObjectGroups } from "../../lib/members/objects";
 import { MemberContext, karmadaOptions, memberOptions } from "./context";
 
 /** A ServiceAccount token read back from the member. */
-export interface MemberToken {
+interface MemberToken {
   /** The bearer token; secret. */
   readonly token: pulumi.Output<string>;
   /** PEM of the member's cluster CA (`ca.crt` of the token Secret); read only when asked for. */

@@ -51,7 +51,7 @@ const IDENTITY_KEYS: readonly (keyof DrainState)[] = ["clusterName", "namespace"
 const calls = { callApi, drainExecutionSpace };
 
 /** The drains' provider (exported for the packaging test, which serializes it from an installed package). */
-export const drainProvider: pulumi.dynamic.ResourceProvider = {
+const drainProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs: DrainState) {
     return { id: `${inputs.namespace}`, outs: inputs };
   },

@@ -29,7 +29,7 @@ import { serveWebConsole } from "./web";
 /** Where the OpenAPI document is served. */
 export const OPENAPI_PATH = "/api/openapi.json";
 /** Version prefix of every API route. */
-export const API_PREFIX = "/api/v1";
+const API_PREFIX = "/api/v1";
 
 /** What the app is built from. */
 export interface ConsoleApp {

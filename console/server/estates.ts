@@ -20,7 +20,7 @@ import { parseUrn } from "../../lib/preview/urn";
 import { ConsoleSettings } from "./settings";
 
 /** A member cluster of an estate, as Karmada reports it. */
-export interface MemberStatus {
+interface MemberStatus {
   readonly name: string;
   /** `Push` or `Pull`. */
   readonly mode: string;
@@ -53,7 +53,7 @@ export interface EstateSummary {
 }
 
 /** One component of an estate's dependency picture. */
-export interface GraphNode {
+interface GraphNode {
   readonly urn: string;
   readonly type: string;
   readonly name: string;

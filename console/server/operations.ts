@@ -13,7 +13,7 @@ import { ProgressEvent } from "./progress";
 export type OperationKind = "preview" | "up" | "refresh" | "destroy";
 
 /** Where an operation is. */
-export type OperationStatus = "running" | "succeeded" | "failed";
+type OperationStatus = "running" | "succeeded" | "failed";
 
 /** An operation's record, as the API returns it. */
 export interface OperationRecord {

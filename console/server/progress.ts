@@ -8,14 +8,14 @@ import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { parseUrn } from "../../lib/preview/urn";
 
 /** A resource as events name it. */
-export interface ResourceRef {
+interface ResourceRef {
   readonly urn: string;
   readonly type: string;
   readonly name: string;
 }
 
 /** How a step ended, or that it started. */
-export type StepStatus = "started" | "done" | "failed";
+type StepStatus = "started" | "done" | "failed";
 
 /** One event of an operation's stream. */
 export type ProgressEvent =

@@ -3,7 +3,7 @@
  * OpenAPI document (console/openapi.json) is generated from them — there is no other description of the
  * API and no hand-written validation.
  */
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Optional(t);
 
@@ -15,7 +15,7 @@ export const OperationParams = Type.Object({
   id: Type.String({ format: "uuid", description: "Operation id" }),
 });
 
-export const FieldProblem = Type.Object(
+const FieldProblem = Type.Object(
   {
     field: Type.String({
       description: "The setting at fault, e.g. `karmada:controlPlane.components.karmada-scheduler.image`",
@@ -26,12 +26,9 @@ export const FieldProblem = Type.Object(
   { $id: "FieldProblem" },
 );
 
-export const OperationKind = Type.Union(
-  [Type.Literal("up"), Type.Literal("refresh"), Type.Literal("destroy")],
-  {
-    $id: "OperationKind",
-  },
-);
+const OperationKind = Type.Union([Type.Literal("up"), Type.Literal("refresh"), Type.Literal("destroy")], {
+  $id: "OperationKind",
+});
 
 export const OperationRecord = Type.Object(
   {
@@ -67,7 +64,7 @@ export const Problem = Type.Object(
   { $id: "Problem", description: "RFC 9457 problem details (application/problem+json)" },
 );
 
-export const MemberStatus = Type.Object(
+const MemberStatus = Type.Object(
   {
     name: Type.String(),
     mode: Type.String({ description: "Push or Pull" }),
@@ -79,7 +76,7 @@ export const MemberStatus = Type.Object(
   { $id: "MemberStatus" },
 );
 
-export const CertificateStatus = Type.Object(
+const CertificateStatus = Type.Object(
   {
     name: Type.String(),
     notAfter: Type.String({ format: "date-time" }),
@@ -102,7 +99,7 @@ export const EstateSummary = Type.Object(
   { $id: "EstateSummary" },
 );
 
-export const SettingValue = Type.Object(
+const SettingValue = Type.Object(
   {
     key: Type.String(),
     secret: Type.Boolean(),
@@ -111,7 +108,7 @@ export const SettingValue = Type.Object(
   { $id: "SettingValue" },
 );
 
-export const DependencyGraph = Type.Object(
+const DependencyGraph = Type.Object(
   {
     nodes: Type.Array(Type.Object({ urn: Type.String(), type: Type.String(), name: Type.String() })),
     edges: Type.Array(Type.Object({ from: Type.String(), to: Type.String() }), {
@@ -130,7 +127,7 @@ export const EstateDetail = Type.Object(
   { $id: "EstateDetail" },
 );
 
-export const SettingEdit = Type.Object(
+const SettingEdit = Type.Object(
   {
     key: Type.String({ description: "A stack setting, e.g. `karmada:controlPlane`" }),
     path: Type.Optional(
@@ -151,7 +148,7 @@ const ChangeCounts = Type.Object({
   other: Type.Integer(),
 });
 
-export const PreviewSummary = Type.Object(
+const PreviewSummary = Type.Object(
   {
     stack: Type.Optional(Type.String()),
     totals: ChangeCounts,
@@ -231,10 +228,6 @@ export const ProgressEvent = Type.Object(
   },
   { $id: "ProgressEvent", description: "One Server-Sent Event's data (event name = kind)" },
 );
-
-export type SettingEditBody = Static<typeof SettingEdit>;
-export type OperationRequestBody = Static<typeof OperationRequest>;
-export type PreviewRequestBody = Static<typeof PreviewRequest>;
 
 /** Every named schema, registered with fastify (and so in the OpenAPI document's components). */
 export const NAMED_SCHEMAS = [

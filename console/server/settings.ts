@@ -11,9 +11,9 @@ import { ConfigError, ErrorCollector, show } from "../../lib/validation/errors";
 /** Environment variable holding one bearer token (its name in the audit log: {@link ENV_TOKEN_NAME}). */
 export const TOKEN_ENV = "PULUMI_KARMADA_CONSOLE_TOKEN";
 /** The audit name of the token given by {@link TOKEN_ENV}. */
-export const ENV_TOKEN_NAME = "env";
+const ENV_TOKEN_NAME = "env";
 /** Shortest token accepted: 128 bits of hex or base64 are longer. */
-export const MIN_TOKEN_LENGTH = 24;
+const MIN_TOKEN_LENGTH = 24;
 
 /** The server's resolved settings. */
 export interface ConsoleSettings {
@@ -37,17 +37,10 @@ export interface ConsoleSettings {
 export const CONSOLE_DEFAULTS = { host: "127.0.0.1", port: 8750 } as const;
 
 /** Flags `npm run console` takes. */
-export const CONSOLE_FLAGS = [
-  "--program",
-  "--host",
-  "--port",
-  "--tokens-file",
-  "--data-dir",
-  "--pulumi",
-] as const;
+const CONSOLE_FLAGS = ["--program", "--host", "--port", "--tokens-file", "--data-dir", "--pulumi"] as const;
 
 /** Reads `--flag value` pairs; an unknown flag or a missing value is an error naming it. */
-export function parseConsoleFlags(argv: readonly string[]): Record<string, string> {
+function parseConsoleFlags(argv: readonly string[]): Record<string, string> {
   const flags: Record<string, string> = {};
   for (let i = 0; i < argv.length; i += 2) {
     const flag = argv[i];

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { FastifyInstance } from "fastify";
 
 /** Where the console's files are. */
-export const WEB_DIR = path.join(__dirname, "..", "web");
+const WEB_DIR = path.join(__dirname, "..", "web");
 
 const TYPES: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",
@@ -18,7 +18,7 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /** The console's files by URL path (`/console/<path below console/web>`), read once. */
-export function webFiles(dir = WEB_DIR): Map<string, { type: string; body: Buffer }> {
+function webFiles(dir = WEB_DIR): Map<string, { type: string; body: Buffer }> {
   const files = new Map<string, { type: string; body: Buffer }>();
   const walk = (relative: string) => {
     for (const entry of fs.readdirSync(path.join(dir, relative), { withFileTypes: true })) {

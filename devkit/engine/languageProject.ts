@@ -12,11 +12,11 @@ import { REPO_ROOT } from "../testbed";
 import { EngineEnv } from "./env";
 
 /** The plugin directory `pulumi package add` / `packages:` name. */
-export const PLUGIN_DIR = path.join(REPO_ROOT, "provider");
+const PLUGIN_DIR = path.join(REPO_ROOT, "provider");
 
 let built = false;
 /** Compiles the library and the plugin's entry point into bin/ (once per test process). */
-export function buildComponentPlugin(): void {
+function buildComponentPlugin(): void {
   if (built) return;
   execFileSync("npm", ["run", "--silent", "build"], { cwd: REPO_ROOT, stdio: "pipe" });
   built = true;

@@ -55,7 +55,7 @@ export const LOCAL_ESTATE_NEEDS: TierNeeds = {
 };
 
 /** Spare machines of an e2e estate: `cp3` takes the place of a control-plane machine lost for good. */
-export const SPARE_MACHINES: readonly string[] = ["cp3"];
+const SPARE_MACHINES: readonly string[] = ["cp3"];
 
 /** A running local estate (processes started, stack prepared, nothing deployed yet). */
 export interface LocalEstate {

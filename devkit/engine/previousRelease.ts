@@ -21,10 +21,10 @@ export const PREVIOUS_RELEASE = {
 } as const;
 
 /** Where releases are unpacked: next to the test bed's cache, one directory per commit. */
-export const RELEASES_DIR = path.join(path.dirname(TESTBED_DIR), "releases");
+const RELEASES_DIR = path.join(path.dirname(TESTBED_DIR), "releases");
 
 /** Says why the release cannot be unpacked, or undefined when its commit is in this clone's history. */
-export function missingRelease(commit: string = PREVIOUS_RELEASE.commit): string | undefined {
+function missingRelease(commit: string = PREVIOUS_RELEASE.commit): string | undefined {
   try {
     execFileSync("git", ["-C", REPO_ROOT, "cat-file", "-e", `${commit}^{commit}`], { stdio: "ignore" });
     return undefined;

@@ -10,7 +10,7 @@ import * as path from "path";
 import { REPO_ROOT } from "../testbed";
 
 /** Repository entries the project links to: the program (`main: stacks/index.ts`), its dependencies, compiler settings. */
-export const LINKED_ENTRIES = ["stacks", "node_modules", "package.json", "tsconfig.json"] as const;
+const LINKED_ENTRIES = ["stacks", "node_modules", "package.json", "tsconfig.json"] as const;
 
 /**
  * Creates (or refreshes) the project copy in `dir`: Pulumi.yaml copied, {@link LINKED_ENTRIES} linked,

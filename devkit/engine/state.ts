@@ -33,7 +33,7 @@ export async function stateResources(stack: Stack): Promise<StateResource[]> {
 }
 
 /** Logical name of the provider resource a provider reference points at. */
-export function providerName(reference: string): string {
+function providerName(reference: string): string {
   return parseUrn(reference.slice(0, reference.lastIndexOf("::"))).name;
 }
 

@@ -23,7 +23,7 @@ export interface TierNeeds {
 }
 
 /** Test-bed components whose binaries are not on PATH (env.sh exports their bin dir instead). */
-export type OffPathComponent = "kube-previous" | "karmada-previous";
+type OffPathComponent = "kube-previous" | "karmada-previous";
 
 /** The bin dir env.sh exports for an off-PATH component: `TESTBED_KARMADA_PREVIOUS_BIN`, … */
 const binDirVariable = (component: OffPathComponent) =>
@@ -43,7 +43,7 @@ export interface Tier {
 }
 
 /** Explicit opt-out: `PULUMI_KARMADA_SKIP_E2E=1` skips (loudly) the suites whose binaries are missing. */
-export const SKIP_E2E_ENV = "PULUMI_KARMADA_SKIP_E2E";
+const SKIP_E2E_ENV = "PULUMI_KARMADA_SKIP_E2E";
 
 /** The test bed's directory (as scripts/testbed/lib.sh computes it): one `<component>-<version>` dir each. */
 export const TESTBED_DIR = path.join(
@@ -52,7 +52,7 @@ export const TESTBED_DIR = path.join(
 );
 
 /** File the tier outcomes are appended to. */
-export function tierReportPath(): string {
+function tierReportPath(): string {
   return path.join(process.env.TMPDIR || os.tmpdir() || "/tmp", "pulumi-karmada-tiers.txt");
 }
 
@@ -125,7 +125,7 @@ function finished(binary: string): boolean {
 }
 
 /** What of `needs` is missing: binary names, and `plugin <name> <version>` for plugins. */
-export function findMissing(needs: TierNeeds): string[] {
+function findMissing(needs: TierNeeds): string[] {
   const { env } = testbedEnv();
   const missing: string[] = [];
   for (const binary of needs.binaries ?? []) {

@@ -11,7 +11,7 @@ import { mirrorStacksProject } from "./project";
 import { setStructuredConfig } from "./config";
 
 /** Providers a program may not use implicitly (the repository's Pulumi.yaml says the same). */
-export const DISABLED_DEFAULT_PROVIDERS = ["kubernetes"];
+const DISABLED_DEFAULT_PROVIDERS = ["kubernetes"];
 
 async function workspaceOptions(engine: EngineEnv) {
   return {

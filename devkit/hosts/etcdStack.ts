@@ -19,7 +19,7 @@ import { startTestBed, TestBed, TestBedOptions } from "./testbed";
 export type EtcdInput = EtcdProgramInput["etcd"];
 
 /** The stack outputs the suites read (see the program). */
-export interface EtcdStackOutputs {
+interface EtcdStackOutputs {
   readonly clientUrls: string[];
   readonly caCertPem: string;
   readonly clientCertPem: string;
@@ -30,7 +30,7 @@ export interface EtcdStackOutputs {
 }
 
 /** Output of one SSH session. */
-export interface SshResult {
+interface SshResult {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;

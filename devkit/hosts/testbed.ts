@@ -81,7 +81,7 @@ export function pinnedHostKey(dir: string): string {
  * `~/.bashrc` (bash sources it for every command sshd runs — here pyenv's set-up, ≈ 0.1 s of CPU per
  * session, which no real host's session pays).
  */
-export function sshdConfig(dir: string, address: string, port: number): string {
+function sshdConfig(dir: string, address: string, port: number): string {
   return [
     `SetEnv HOME=${dir}/root/root`,
     `ListenAddress ${address}`,

@@ -263,8 +263,3 @@ export async function startCluster(options: ClusterOptions): Promise<LoopbackClu
     stop,
   };
 }
-
-/** Stops a cluster started earlier (possibly by another process) in `dir`, from its pid files; keeps `dir`. */
-export async function stopClusterInDir(dir: string): Promise<void> {
-  await stopRecordedProcesses(path.join(dir, "run"), PROCESS_ORDER);
-}

@@ -38,11 +38,7 @@ const label = (obj: KubeObject): string =>
   )}`;
 
 /** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

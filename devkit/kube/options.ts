@@ -10,7 +10,7 @@ import { validatePort } from "../../lib/validation/numbers";
 import type { CaPair } from "../pki";
 
 /** TCP ports, all on the cluster's one loopback address. */
-export interface ClusterPorts {
+interface ClusterPorts {
   /** kube-apiserver's secure port. @default 6443 */
   readonly apiServer: number;
   /** etcd client port (plain HTTP: only the API server on the same address talks to it). @default 2379 */
@@ -59,7 +59,7 @@ export interface ResolvedClusterOptions {
   readonly readyTimeoutMs: number;
 }
 
-export const DEFAULT_PORTS: ClusterPorts = {
+const DEFAULT_PORTS: ClusterPorts = {
   apiServer: 6443,
   etcdClient: 2379,
   etcdPeer: 2380,

@@ -21,7 +21,7 @@ export interface AddonImages {
 const DNS_NAMESPACE = "kube-system";
 export const STORAGE_NAMESPACE = "local-path-storage";
 /** The lab's default StorageClass. */
-export const STORAGE_CLASS = "local-path";
+const STORAGE_CLASS = "local-path";
 const PROVISIONER = "rancher.io/local-path";
 const NONROOT = 65532;
 
@@ -152,7 +152,7 @@ export function corednsObjects(cluster: ClusterPlan, images: AddonImages): LabOb
 }
 
 /** The provisioner's configuration: each node's volumes in that node's own directory. */
-export function localPathConfig(cluster: ClusterPlan): string {
+function localPathConfig(cluster: ClusterPlan): string {
   return JSON.stringify({
     nodePathMap: cluster.nodes.map((n) => ({ node: n.name, paths: [nodeFiles(n).volumesDir] })),
   });

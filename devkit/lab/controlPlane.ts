@@ -58,7 +58,7 @@ export function clusterFiles(cluster: ClusterPlan) {
 }
 
 /** Kubeconfig of identity `name` (its certificate from the cluster's PKI), context `lab-<cluster>`. */
-export function identityKubeconfig(cluster: ClusterPlan, name: string): string {
+function identityKubeconfig(cluster: ClusterPlan, name: string): string {
   const f = clusterFiles(cluster);
   const read = (p: string) => fs.readFileSync(p, "utf8");
   const context = `lab-${cluster.name}`;

@@ -67,7 +67,7 @@ export interface Lab {
 }
 
 /** The full reference in the lab registry of the image whose repository is `repository`. */
-export function imageIn(lab: LabPlan, images: readonly BuiltImage[], repository: string): string {
+function imageIn(lab: LabPlan, images: readonly BuiltImage[], repository: string): string {
   const found = images.find((i) => i.ref.slice(0, i.ref.lastIndexOf(":")) === repository);
   if (!found) {
     throw new Error(

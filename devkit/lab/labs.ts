@@ -17,7 +17,7 @@ export const ESTATE_CLUSTERS: readonly ClusterSpec[] = [
 ];
 
 /** The e2e lab's clusters: the estate's, with room on the host cluster for five etcd members. */
-export const E2E_CLUSTERS: readonly ClusterSpec[] = ESTATE_CLUSTERS.map((c) =>
+const E2E_CLUSTERS: readonly ClusterSpec[] = ESTATE_CLUSTERS.map((c) =>
   c.name === "host" ? { ...c, nodes: 5 } : c,
 );
 

@@ -27,14 +27,14 @@ const execFileAsync = promisify(execFile);
 /** The exit status of systemd-nspawn when the machine asked for a reboot. */
 export const NSPAWN_REBOOT_STATUS = 133;
 /** The user the lab logs in as on its machines. */
-export const MACHINE_USER = "root";
+const MACHINE_USER = "root";
 /** The interface systemd-nspawn gives a machine on the bridge (`--network-bridge`). */
 const GUEST_INTERFACE = "host0";
 /** systemd-nspawn's per-machine directories on this machine (gone with the machine; checked by the teardown). */
 const NSPAWN_RUN_DIR = "/run/systemd/nspawn/propagate";
 
 /** The test bed's machine image (its root filesystem), built by `scripts/testbed/build.sh machine-image`. */
-export function testbedMachineImage(): string {
+function testbedMachineImage(): string {
   const root = testbedEnv().env.TESTBED_MACHINE_IMAGE;
   if (!root || !fs.existsSync(path.join(root, "lib/systemd/systemd"))) {
     throw new Error("the test bed's machine image is not built (scripts/testbed/build.sh machine-image)");
@@ -145,7 +145,7 @@ function newKeyPair(file: string, comment: string): void {
 }
 
 /** Creates the lab's key pair for its machines, once. */
-export function ensureMachineKey(lab: LabPlan): void {
+function ensureMachineKey(lab: LabPlan): void {
   const { privateKeyPath } = machineAccess(lab);
   if (fs.existsSync(privateKeyPath)) return;
   fs.mkdirSync(path.dirname(privateKeyPath), { recursive: true, mode: 0o700 });
@@ -157,7 +157,7 @@ export function ensureMachineKey(lab: LabPlan): void {
  * boots again keeps its host key, machine-id and everything it wrote): hostname, machine-id, host key,
  * the lab's authorized key, its address.
  */
-export function prepareMachine(lab: LabPlan, machine: MachinePlan, imageRoot: string): void {
+function prepareMachine(lab: LabPlan, machine: MachinePlan, imageRoot: string): void {
   const f = machineFiles(machine);
   for (const dir of [f.work, f.runDir]) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   // the upper layer's top is the machine's `/`: its services' users (systemd-network …) must enter it
@@ -203,7 +203,7 @@ export function machineHostKey(machine: MachinePlan): string {
 }
 
 /** Writes the lab's known_hosts: every machine's address with its host key. */
-export function writeKnownHosts(lab: LabPlan): void {
+function writeKnownHosts(lab: LabPlan): void {
   const lines = lab.machines.map((m) => {
     const [type, key] = machineHostKey(m).split(" ");
     return `${m.address} ${type} ${key}`;
@@ -304,14 +304,14 @@ export async function awaitMachine(
 }
 
 /** inotify instances per user the machines need: each systemd takes dozens (kind asks for 512 per node). */
-export const MIN_INOTIFY_INSTANCES = 1024;
+const MIN_INOTIFY_INSTANCES = 1024;
 
 /**
  * Raises this machine's `fs.inotify.max_user_instances` to MIN_INOTIFY_INSTANCES when lower (Debian's 128
  * is used up by a lab's kubelets and containerds; a machine whose systemd gets none fails to boot with
  * "Failed to allocate manager object: Too many open files"). Never lowers it.
  */
-export function ensureInotifyInstances(file = "/proc/sys/fs/inotify/max_user_instances"): void {
+function ensureInotifyInstances(file = "/proc/sys/fs/inotify/max_user_instances"): void {
   if (Number(fs.readFileSync(file, "utf8").trim()) < MIN_INOTIFY_INSTANCES) {
     fs.writeFileSync(file, `${MIN_INOTIFY_INSTANCES}\n`);
   }

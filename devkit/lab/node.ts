@@ -31,7 +31,7 @@ export function nodePlace(node: NodePlan): Place {
 }
 
 /** Writes every config file of the node (its client certificates come from the cluster's PKI). */
-export function writeNodeFiles(lab: LabPlan, cluster: ClusterPlan, node: NodePlan, pauseImage: string): void {
+function writeNodeFiles(lab: LabPlan, cluster: ClusterPlan, node: NodePlan, pauseImage: string): void {
   const f = nodeFiles(node);
   const c = clusterFiles(cluster);
   for (const dir of [node.dir, node.stateDir, f.cniConfDir, f.podLogsDir, f.volumesDir, f.runDir]) {

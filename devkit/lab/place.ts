@@ -22,7 +22,7 @@ export interface Place {
 export const launcherPath = (place: Place) => path.join(place.runDir, "enter.sh");
 
 /** The launcher's text (cgroup joins, then exec in the namespace). */
-export function launcherScript(place: Place): string {
+function launcherScript(place: Place): string {
   return [
     "#!/bin/bash",
     "# Written by devkit/lab/place.ts: joins the cgroup, then runs its arguments in the network namespace.",

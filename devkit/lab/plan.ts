@@ -27,7 +27,7 @@ export interface LabSpec {
 }
 
 /** One systemd machine of a lab. */
-export interface MachineSpec {
+interface MachineSpec {
   /** DNS label of at most 20 characters: the machine's hostname, e.g. `etcd1`, `cp1`, `lb`. */
   readonly name: string;
 }
@@ -117,9 +117,9 @@ export interface LabPlan {
 /** kube-apiserver's port on every cluster. */
 export const API_PORT = 6443;
 /** The registry's port on the lab gateway. */
-export const REGISTRY_PORT = 5000;
+const REGISTRY_PORT = 5000;
 /** Each cluster's service range (ranges are per cluster: they never leave a node, so clusters may share one). */
-export const SERVICE_CIDR = "10.96.0.0/16";
+const SERVICE_CIDR = "10.96.0.0/16";
 const SERVICE_IP = "10.96.0.1";
 const DNS_IP = "10.96.0.10";
 /** Nodes per cluster: node addresses are 10.<o>.0.<11 + 10·cluster + index>. */

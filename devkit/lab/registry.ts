@@ -64,7 +64,7 @@ export function registryPlace(lab: LabPlan): Place {
 }
 
 /** docker-registry's config: filesystem storage in the lab dir, HTTP on the gateway. */
-export function registryConfig(lab: LabPlan): string {
+function registryConfig(lab: LabPlan): string {
   return [
     "version: 0.1",
     "log:",

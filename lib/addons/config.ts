@@ -117,7 +117,7 @@ export function defaultTarget(kind: AddonKind): AddonTarget {
 }
 
 /** Longest member name an estimator serves: `karmada-scheduler-estimator-` leaves 35 of 63. */
-export const ESTIMATOR_CLUSTER_NAME_MAX = 63 - "karmada-scheduler-estimator-".length;
+const ESTIMATOR_CLUSTER_NAME_MAX = 63 - "karmada-scheduler-estimator-".length;
 
 /** Checks an Addon's plain settings and its member list (names only; Inputs are checked when known). */
 export function validateAddonConfig(config: AddonConfig, memberNames: readonly string[]): AddonTarget {

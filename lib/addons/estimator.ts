@@ -8,7 +8,7 @@ import { checkNotOwned } from "../validation/owned-flags";
 import type { BuiltinOverrides } from "./config";
 import { ESTIMATOR_HEALTH_PORT, ESTIMATOR_OWNED_FLAGS, ESTIMATOR_PORT } from "./estimatorFlags";
 
-export { ESTIMATOR_OWNED_FLAGS, ESTIMATOR_PORT };
+export { ESTIMATOR_OWNED_FLAGS };
 
 const MEMBER_KUBECONFIG_DIR = "/etc/karmada/member";
 const PKI_DIR = "/etc/karmada/pki";

@@ -54,7 +54,7 @@ function resolveComponent(
 }
 
 /** Splits `host[:port]` (IPv6 in brackets) into host and port. */
-export function parseEndpoint(endpoint: string, defaultPort: number): { host: string; port: number } {
+function parseEndpoint(endpoint: string, defaultPort: number): { host: string; port: number } {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(endpoint);
   if (bracketed) return { host: bracketed[1], port: bracketed[2] ? Number(bracketed[2]) : defaultPort };
   const parts = endpoint.split(":");

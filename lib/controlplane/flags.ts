@@ -40,7 +40,7 @@ export const KUBE_CONTROLLERS = [
 ] as const;
 
 /** CN of the client certificate karmada-apiserver presents to aggregated API servers. */
-export const FRONT_PROXY_CLIENT_NAME = "front-proxy-client";
+const FRONT_PROXY_CLIENT_NAME = "front-proxy-client";
 
 /** Binaries that accept `--feature-gates`; the others reject unknown flags and would not start. */
 const ACCEPTS_FEATURE_GATES: ReadonlySet<ControlPlaneComponent> = new Set<ControlPlaneComponent>([

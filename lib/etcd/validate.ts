@@ -14,7 +14,7 @@ import { EtcdBackupSettings, EtcdInClusterSettings, EtcdStorage } from "./settin
  * Longest name: `<name>-backup` must leave room for the 11 characters Kubernetes appends to Job names
  * (and `<name>` for the StatefulSet's 11-character revision hash label).
  */
-export const ETCD_NAME_MAX = 45;
+const ETCD_NAME_MAX = 45;
 
 /** Validates resolved settings (pure); returns them. */
 export function validateEtcdInClusterSettings(

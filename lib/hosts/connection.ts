@@ -18,7 +18,7 @@ export interface SshConnection {
 }
 
 /** The bastion part of an {@link SshConnection}. */
-export interface SshProxyConnection {
+interface SshProxyConnection {
   host: string;
   port: number;
   user: string;
@@ -44,7 +44,7 @@ const warned = new Set<string>();
 let flushScheduled = false;
 
 /** The warning about `names`: names and addresses only, never a key. */
-export function unpinnedHostsWarning(names: readonly string[]): string {
+function unpinnedHostsWarning(names: readonly string[]): string {
   return (
     `hosts without a pinned hostKey (${names.join(", ")}): their SSH identity is not verified; ` +
     `pin it with hostKey: "<type> <base64>" (ssh-keyscan -t ed25519 <address>)`

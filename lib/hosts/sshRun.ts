@@ -23,8 +23,6 @@ export interface SshTarget {
 // a local binding exported by name, for the drift provider's code (see lib/kube/rest.ts)
 /** Seconds to wait for the TCP connection and the SSH handshake of one attempt. */
 const SSH_CONNECT_TIMEOUT_SECONDS = 15;
-export { SSH_CONNECT_TIMEOUT_SECONDS };
-
 /**
  * `ssh` options for one hop: its key, and its host key pinned (`StrictHostKeyChecking=yes` against a
  * known_hosts file holding only that key) or, without `hostKey`, accepted as @pulumi/command does.

@@ -41,7 +41,7 @@ export interface ApiAnswer {
 }
 
 /** Status and body of a response; the body parsed as JSON when it is JSON (e.g. not /readyz's text). */
-export function readAnswer(res: IncomingMessage): Promise<ApiAnswer> {
+function readAnswer(res: IncomingMessage): Promise<ApiAnswer> {
   return new Promise((resolve, reject) => {
     let text = "";
     res.setEncoding("utf8");

@@ -52,7 +52,7 @@ export const PLACEHOLDER_FIELDS: readonly (readonly string[])[] = [
 ];
 
 /** Whether the field at `segments` is one of the {@link PLACEHOLDER_FIELDS}. */
-export function isPlaceholderField(segments: readonly (string | number)[]): boolean {
+function isPlaceholderField(segments: readonly (string | number)[]): boolean {
   return PLACEHOLDER_FIELDS.some(
     (field) =>
       field.length === segments.length &&

@@ -9,14 +9,14 @@ import { AGENT_CSR_SIGNER, AGENT_GROUP, BOOTSTRAP_TOKEN, MemberObjectNames } fro
 
 /** Form of a bootstrap token `<id>.<secret>` (Kubernetes' BootstrapTokenPattern). */
 export const BOOTSTRAP_TOKEN_PATTERN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
-export const TOKEN_ID_LENGTH = 6;
+const TOKEN_ID_LENGTH = 6;
 export const TOKEN_SECRET_LENGTH = 16;
 
 /** Name of the kubeconfig's cluster entry, as `karmadactl register` writes it. */
-export const KARMADA_CLUSTER_ENTRY = "karmada-apiserver";
+const KARMADA_CLUSTER_ENTRY = "karmada-apiserver";
 
 /** Identity names of a member's agent kubeconfig (karmadactl: user = cluster name). */
-export function agentKubeconfigNames(clusterName: string): {
+function agentKubeconfigNames(clusterName: string): {
   clusterName: string;
   userName: string;
   contextName: string;
@@ -32,7 +32,7 @@ export function agentKubeconfigNames(clusterName: string): {
  * The agent's client certificate: CN `system:karmada:agent:<cluster>`, O `system:karmada:agents`,
  * client auth only — the subject Karmada's `agentcsrapproving` controller and the agent RBAC expect.
  */
-export function agentCertificateSpec(names: MemberObjectNames, validityHours: number): CertSpec {
+function agentCertificateSpec(names: MemberObjectNames, validityHours: number): CertSpec {
   return {
     id: "karmada-agent-client",
     commonName: names.agentUser,
@@ -109,14 +109,14 @@ export function tokenKubeconfig(server: string, caPem: string, token: string): s
 }
 
 /** Annotation that makes @pulumi/kubernetes wait until the CSR is signed. */
-export const WAIT_FOR_CERTIFICATE = { "pulumi.com/waitFor": "jsonpath={.status.certificate}" } as const;
+const WAIT_FOR_CERTIFICATE = { "pulumi.com/waitFor": "jsonpath={.status.certificate}" } as const;
 
 /**
  * The CertificateSigningRequest `karmadactl register` submits for the agent identity: signer
  * `kubernetes.io/kube-apiserver-client`, usages digital signature, key encipherment, client auth.
  * `request` is the base64 of the PEM CSR.
  */
-export function agentCsrObject(name: string, requestBase64: string, expirationSeconds: number): KubeObject {
+function agentCsrObject(name: string, requestBase64: string, expirationSeconds: number): KubeObject {
   return {
     apiVersion: "certificates.k8s.io/v1",
     kind: "CertificateSigningRequest",

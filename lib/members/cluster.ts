@@ -3,7 +3,7 @@ import { MemberSettings } from "./config";
 import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL } from "./names";
 
 /** API version and kind of the Cluster object (served by karmada-aggregated-apiserver, not a CRD). */
-export const CLUSTER_API_VERSION = "cluster.karmada.io/v1alpha1";
+const CLUSTER_API_VERSION = "cluster.karmada.io/v1alpha1";
 
 /**
  * The `Cluster` object of a member, with every spec field its registrar writes, the same values:

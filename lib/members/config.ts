@@ -161,7 +161,7 @@ export interface MemberRegistrationConfig {
 }
 
 /** Resolved pull options. */
-export interface PullSettings {
+interface PullSettings {
   readonly replicas: number;
   readonly identity: AgentIdentity;
   readonly extraArgs: Readonly<Record<string, string>>;
@@ -197,7 +197,7 @@ export interface MemberSettings {
 }
 
 /** Defaults in one place. */
-export const MEMBER_DEFAULTS = {
+const MEMBER_DEFAULTS = {
   permissions: "full",
   agentReplicas: 1,
   identity: "direct",

@@ -9,11 +9,11 @@ import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, MemberObjectNames } from "./na
 import { clusterRoleWithBinding, memberAccessRules } from "./rbac";
 
 /** Annotation tying a token Secret to its ServiceAccount (the token controller fills such Secrets). */
-export const SERVICE_ACCOUNT_NAME_ANNOTATION = "kubernetes.io/service-account.name";
+const SERVICE_ACCOUNT_NAME_ANNOTATION = "kubernetes.io/service-account.name";
 /** Type of a Secret the token controller fills with a long-lived ServiceAccount token. */
-export const SERVICE_ACCOUNT_TOKEN_TYPE = "kubernetes.io/service-account-token";
+const SERVICE_ACCOUNT_TOKEN_TYPE = "kubernetes.io/service-account-token";
 /** @pulumi/kubernetes waits until this JSONPath exists: the token controller has written the token. */
-export const WAIT_FOR_TOKEN = { "pulumi.com/waitFor": "jsonpath={.data.token}" } as const;
+const WAIT_FOR_TOKEN = { "pulumi.com/waitFor": "jsonpath={.data.token}" } as const;
 
 /**
  * A ServiceAccount token Secret named after its account: no data of ours, the member's token controller

@@ -7,14 +7,14 @@ import { AGENT_OBJECTS, CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL } from "./names"
 import { clusterRoleWithBinding, memberAccessRules } from "./rbac";
 
 /** Labels of the agent's pods (karmadactl's selector, kept so its tooling finds them). */
-export const AGENT_POD_LABELS = { app: AGENT_OBJECTS.name } as const;
+const AGENT_POD_LABELS = { app: AGENT_OBJECTS.name } as const;
 /** Health port of the agent (karmadactl's `--health-probe-bind-address`). */
-export const AGENT_HEALTH_PORT = 10357;
+const AGENT_HEALTH_PORT = 10357;
 /** Pod annotation carrying the credential rotation trigger, so a new certificate restarts the agent. */
-export const CREDENTIAL_ROTATION_ANNOTATION = "karmada.pulumi.com/credential-rotation";
+const CREDENTIAL_ROTATION_ANNOTATION = "karmada.pulumi.com/credential-rotation";
 
 /** Path of the agent's kubeconfig inside its container: `<mount dir>/<Secret key>`. */
-export const AGENT_KUBECONFIG_PATH = `${AGENT_OBJECTS.kubeconfigDir}/${AGENT_OBJECTS.kubeconfigSecret}`;
+const AGENT_KUBECONFIG_PATH = `${AGENT_OBJECTS.kubeconfigDir}/${AGENT_OBJECTS.kubeconfigSecret}`;
 
 /** What the agent Deployment is built from besides the member settings. */
 export interface AgentWorkload {

@@ -8,7 +8,7 @@ const RBAC_GROUP = "rbac.authorization.k8s.io";
 const WRITE_VERBS = ["create", "update", "patch", "delete"];
 
 /** karmadactl's grant: every verb on every resource, and GET on every non-resource URL. */
-export const FULL_ACCESS_RULES: readonly PolicyRule[] = [
+const FULL_ACCESS_RULES: readonly PolicyRule[] = [
   { apiGroups: ["*"], resources: ["*"], verbs: ["*"] },
   { nonResourceURLs: ["*"], verbs: ["get"] },
 ];
@@ -65,7 +65,7 @@ export function memberAccessRules(
 }
 
 /** Rules as plain JSON (readonly arrays copied, empty fields left out). */
-export function ruleObjects(rules: readonly PolicyRule[]): Record<string, string[]>[] {
+function ruleObjects(rules: readonly PolicyRule[]): Record<string, string[]>[] {
   return rules.map((rule) =>
     Object.fromEntries(
       Object.entries(rule)
@@ -114,7 +114,7 @@ function roleWithBinding(
 }
 
 /** Rules of `system:karmada:<cluster>:agent` (karmadactl register's, Karmada v1.18). */
-export function agentClusterRules(clusterName: string): PolicyRule[] {
+function agentClusterRules(clusterName: string): PolicyRule[] {
   return [
     {
       apiGroups: ["cluster.karmada.io"],

@@ -18,7 +18,7 @@ import {
 import { CLUSTER_NAMESPACE } from "./names";
 
 /** Longest cluster name Karmada accepts: 63 minus the `karmada-es-` prefix of its execution namespace. */
-export const CLUSTER_NAME_MAX = 48;
+const CLUSTER_NAME_MAX = 48;
 
 /** Validates a cluster name (Karmada's rule: DNS-1123 label of at most 48 characters); returns it. */
 export function validateClusterName(field: string, value: string): string {
@@ -35,7 +35,7 @@ export function validateClusterName(field: string, value: string): string {
 const PROXY_SCHEMES = ["http:", "https:", "socks5:"];
 
 /** Validates a proxy URL the way Karmada does (http, https or socks5 with a host); returns it. */
-export function validateProxyUrl(field: string, value: string): string {
+function validateProxyUrl(field: string, value: string): string {
   const form = "http://, https:// or socks5:// URL with a host";
   let url: URL;
   try {

@@ -19,7 +19,7 @@ export interface CaRequirement {
 }
 
 /** Key algorithms the tls provider's `LocallySignedCert` signs with (its `privateKeyToAlgorithm`). */
-export const TLS_CA_KEY_ALGORITHMS = "RSA, ECDSA (P-224, P-256, P-384, P-521), Ed25519";
+const TLS_CA_KEY_ALGORITHMS = "RSA, ECDSA (P-224, P-256, P-384, P-521), Ed25519";
 
 // Node's names of the curves Go's crypto/elliptic (and so the tls provider) supports.
 const SUPPORTED_CURVES: Readonly<Record<string, string>> = {
@@ -165,7 +165,7 @@ export function basicConstraintsCaOf(der: Uint8Array): boolean | undefined {
 // --- checks ------------------------------------------------------------------------------------------
 
 /** One line naming a CA certificate for messages: its subject and validity. */
-export function describeCaCertificate(certificate: X509Certificate): string {
+function describeCaCertificate(certificate: X509Certificate): string {
   const subject = certificate.subject.split("\n").join(", ");
   return `${show(subject)} (valid ${isoDate(certificate.validFrom)} to ${isoDate(certificate.validTo)})`;
 }

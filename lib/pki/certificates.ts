@@ -21,7 +21,7 @@ export const DEFAULT_CA_VALIDITY_HOURS = 87600;
 export const DEFAULT_LEAF_VALIDITY_HOURS = 8760;
 
 /** Usages of every CA certificate. */
-export const CA_ALLOWED_USES: readonly AllowedUse[] = ["cert_signing", "crl_signing", "digital_signature"];
+const CA_ALLOWED_USES: readonly AllowedUse[] = ["cert_signing", "crl_signing", "digital_signature"];
 /** Usages every leaf carries, whatever it is for (RSA TLS needs both). */
 export const LEAF_BASE_USES: readonly AllowedUse[] = ["digital_signature", "key_encipherment"];
 
@@ -102,7 +102,7 @@ const PURPOSE_USES: Readonly<Record<Purpose, readonly AllowedUse[]>> = {
 const NO_SANS: SanList = { dnsNames: [], ipAddresses: [] };
 
 /** Ids of the leaves this module defines; each names its files (`<id>.crt`, `<id>.key`). */
-export type LeafId =
+type LeafId =
   | "apiserver"
   | "admin"
   | `${KarmadaComponent}-client`
@@ -143,17 +143,17 @@ function leafValidity(options: CertificateOptions): number {
 }
 
 /** Subject of the admin identity: `system:masters` is bound to cluster-admin by the default RBAC. */
-export const ADMIN_SUBJECT = { commonName: "system:admin", organizations: ["system:masters"] } as const;
+const ADMIN_SUBJECT = { commonName: "system:admin", organizations: ["system:masters"] } as const;
 
 /**
  * Subject of a provider slot: the identity Pulumi's providers for karmada-apiserver use (they create the
  * objects inside Karmada, so `system:masters` like the admin).
  */
-export const providerSubject = (slot: ProviderSlot) =>
+const providerSubject = (slot: ProviderSlot) =>
   ({ commonName: `pulumi-karmada:provider-${slot}`, organizations: ["system:masters"] }) as const;
 
 /** Common name of a component's client identity (the website's certificate framework naming). */
-export const componentCommonName = (component: KarmadaComponent): string => `system:karmada:${component}`;
+const componentCommonName = (component: KarmadaComponent): string => `system:karmada:${component}`;
 
 /**
  * Leaf certificates of a control plane: apiserver serving cert, admin client, one client identity per

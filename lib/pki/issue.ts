@@ -13,7 +13,7 @@ export type { CaSource, IssuePkiArgs } from "./issue-args";
 export const RSA_BITS = 3072;
 
 /** One issued leaf. */
-export interface IssuedLeaf {
+interface IssuedLeaf {
   /** The certificate (PEM). */
   readonly certPem: pulumi.Output<string>;
   /** Its private key (PEM), a secret Output. */

@@ -43,13 +43,13 @@ export type PkiFile =
   | ProviderPkiFile;
 
 /** Certificate and key of a provider slot (rotation.ts): held by Pulumi only, listed for no component. */
-export type ProviderPkiFile = `provider-${ProviderSlot}.crt` | `provider-${ProviderSlot}.key`;
+type ProviderPkiFile = `provider-${ProviderSlot}.crt` | `provider-${ProviderSlot}.key`;
 
 /**
  * Client certificate and key of a component's own identity towards karmada-apiserver
  * (`CN=system:karmada:<component>`). They travel inside the component's kubeconfig, not as PKI files.
  */
-export type ClientPkiFile = `${KarmadaComponent}-client.crt` | `${KarmadaComponent}-client.key`;
+type ClientPkiFile = `${KarmadaComponent}-client.crt` | `${KarmadaComponent}-client.key`;
 
 /**
  * Components that talk to karmada-apiserver with a kubeconfig of their own (and so get a client

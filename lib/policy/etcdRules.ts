@@ -29,7 +29,7 @@ interface RunEtcd {
 const componentName = (urn: string) => urn.split("::").slice(3).join("::");
 
 /** The etcd clusters the stack runs itself (in-cluster or on hosts), grouped by their component. */
-export function runEtcds(resources: readonly PolicySubject[]): RunEtcd[] {
+function runEtcds(resources: readonly PolicySubject[]): RunEtcd[] {
   const byComponent = new Map<string, PolicySubject[]>();
   for (const r of resources) {
     if (!r.parent || !under(r, "EtcdCluster")) continue;

@@ -3,4 +3,3 @@ export * from "./catalog";
 export * from "./config";
 export * from "./subject";
 export { imageFrom } from "./imageRules";
-export { runEtcds } from "./etcdRules";

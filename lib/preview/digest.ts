@@ -39,7 +39,7 @@ export interface PreviewStep {
 }
 
 /** The fields of a step's old/new resource state used here. */
-export interface PreviewResourceState {
+interface PreviewResourceState {
   readonly urn?: string;
   readonly type?: string;
   /** false for component resources. */
@@ -49,7 +49,7 @@ export interface PreviewResourceState {
 }
 
 /** A warning or error reported during the preview. */
-export interface PreviewDiagnostic {
+interface PreviewDiagnostic {
   readonly urn?: string;
   readonly message?: string;
   /** `info`, `warning`, `error`, … */

@@ -5,7 +5,7 @@ import { ParsedUrn, STACK_TYPE, parseUrn, shortTypeName } from "./urn";
 export type ChangeKind = "create" | "update" | "replace" | "delete" | "other" | "same";
 
 /** Count of changed resources per kind. */
-export type ChangeCounts = Record<Exclude<ChangeKind, "same">, number>;
+type ChangeCounts = Record<Exclude<ChangeKind, "same">, number>;
 
 /** One changed resource. */
 export interface ResourceChange {
@@ -63,7 +63,7 @@ const KIND_OF_OP: Readonly<Record<string, ChangeKind>> = {
 /** Strongest first: a resource with several steps is reported by the strongest. */
 const KIND_ORDER: readonly ChangeKind[] = ["replace", "delete", "create", "update", "other", "same"];
 
-export const emptyCounts = (): ChangeCounts => ({ create: 0, update: 0, replace: 0, delete: 0, other: 0 });
+const emptyCounts = (): ChangeCounts => ({ create: 0, update: 0, replace: 0, delete: 0, other: 0 });
 
 /** The change kind of one engine operation (reads are `same`; refreshes, imports and discards `other`). */
 export function changeKindOf(op: string): ChangeKind {

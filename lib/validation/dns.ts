@@ -6,9 +6,9 @@ const DNS1123_LABEL = new RegExp(`^${LABEL}$`);
 const DNS1123_SUBDOMAIN = new RegExp(`^${LABEL}(\\.${LABEL})*$`);
 
 /** Longest DNS-1123 label (RFC 1123). */
-export const DNS1123_LABEL_MAX = 63;
+const DNS1123_LABEL_MAX = 63;
 /** Longest DNS-1123 subdomain (RFC 1123). */
-export const DNS1123_SUBDOMAIN_MAX = 253;
+const DNS1123_SUBDOMAIN_MAX = 253;
 
 const LABEL_FORM = `lower-case alphanumerics and '-', starting and ending alphanumeric, at most ${DNS1123_LABEL_MAX} characters`;
 const SUBDOMAIN_FORM = `dot-separated DNS labels (${LABEL_FORM}), at most ${DNS1123_SUBDOMAIN_MAX} characters`;

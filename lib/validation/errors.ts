@@ -71,13 +71,6 @@ export function configErrorsOf(error: unknown): readonly ConfigError[] {
   return [];
 }
 
-/** `error`'s ConfigErrors with `prefix.` before each field (a sub-validator's paths made full). */
-export function prefixed(prefix: string, error: ConfigError): ConfigError[] {
-  return configErrorsOf(error).map(
-    (e) => new ConfigError(prefix ? `${prefix}.${e.field}` : e.field, e.problem, e.allowed),
-  );
-}
-
 /**
  * Collects the ConfigErrors of independent checks so that all of them are reported, not only the first.
  * A check that needs an earlier one's result runs inside the same `attempt`.

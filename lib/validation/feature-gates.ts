@@ -2,7 +2,7 @@ import { ConfigError, show } from "./errors";
 import { entryField } from "./labels";
 
 /** Feature gate names are upper camel case (`PropagateDeps`, `Failover`). */
-export const FEATURE_GATE_NAME = /^[A-Z][A-Za-z0-9]*$/;
+const FEATURE_GATE_NAME = /^[A-Z][A-Za-z0-9]*$/;
 
 const NAME_FORM = "UpperCamelCase: a capital letter, then letters and digits";
 const STRING_FORM = "comma-separated Name=true|false, e.g. Failover=true,PropagateDeps=false";

@@ -8,7 +8,7 @@
 
 /** Package and module of every token (`karmada:index:<Name>`). */
 export const PACKAGE_NAME = "karmada";
-export const MODULE_NAME = "index";
+const MODULE_NAME = "index";
 
 /** `karmada:index:<name>`. */
 export const token = (name: string): string => `${PACKAGE_NAME}:${MODULE_NAME}:${name}`;

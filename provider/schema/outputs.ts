@@ -36,7 +36,7 @@ function isPublicField(member: ts.ClassElement): member is ts.PropertyDeclaratio
 }
 
 /** Whether any type `spec` refers to (directly or through other types) has a secret property. */
-export function holdsSecret(registry: Registry, spec: TypeSpec): boolean {
+function holdsSecret(registry: Registry, spec: TypeSpec): boolean {
   return [...reachableTypes(registry.types, [spec])].some((reached) => {
     const type = registry.types.get(reached);
     return type !== undefined && "properties" in type && Object.values(type.properties).some((p) => p.secret);

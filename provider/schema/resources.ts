@@ -17,7 +17,7 @@ export interface ProviderPackage {
 }
 
 /** `$ref` of a package's provider resource. */
-export const providerRef = (dependency: DependencySpec): string =>
+const providerRef = (dependency: DependencySpec): string =>
   `/${dependency.name}/v${dependency.version}/schema.json#/provider`;
 
 /** The `kubernetes` package at the version this repository installs (node_modules/@pulumi/kubernetes). */
@@ -31,7 +31,7 @@ export function kubernetesPackage(root: string): ProviderPackage {
  * Fields typed as any provider (`pulumi.ProviderResource`) that take a provider of one package, by
  * `<Owner>.<field>`. Any other such field is skipped (and so shows in the skip list the tests pin).
  */
-export const PROVIDER_FIELDS: Readonly<Record<string, string>> = {
+const PROVIDER_FIELDS: Readonly<Record<string, string>> = {
   // a member cluster's provider, for addons installed onto members (`target: "members"`)
   "AddonMember.provider": "@pulumi/kubernetes",
 };

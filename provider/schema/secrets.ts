@@ -6,7 +6,7 @@
  */
 
 /** Name endings of values that are credentials. */
-export const SECRET_NAME_ENDINGS: readonly string[] = [
+const SECRET_NAME_ENDINGS: readonly string[] = [
   "keyPem",
   "privateKey",
   "kubeconfig",

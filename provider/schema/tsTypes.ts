@@ -17,7 +17,7 @@ export function declaringPackage(symbol: ts.Symbol | undefined): string | undefi
 }
 
 /** `T` of `OutputInstance<T>` or `Output<T>` (`OutputInstance<T> & Lifted<T>`), else undefined. */
-export function outputInner(type: ts.Type, checker: ts.TypeChecker): ts.Type | undefined {
+function outputInner(type: ts.Type, checker: ts.TypeChecker): ts.Type | undefined {
   const parts = type.isIntersection() ? type.types : [type];
   const instance = parts.find(
     (t) => t.getSymbol()?.name === "OutputInstance" && fromPulumiSdk(t.getSymbol()),

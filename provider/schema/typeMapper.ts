@@ -38,11 +38,10 @@ import {
 import { Mapped, Site, TypeMapping, Unrepresentable } from "./mapping";
 import { mergedUnionType } from "./unions";
 
-export { Unrepresentable };
 export type { Mapped, Site };
 
 /** Property names whose numbers are whole: counts, ports, durations in whole units, sizes in bytes. */
-export const INTEGER_NAME = /(?:replicas|port|count|retain|generation|hours|minutes|seconds|bytes)$/i;
+const INTEGER_NAME = /(?:replicas|port|count|retain|generation|hours|minutes|seconds|bytes)$/i;
 
 /** Objects, and intersections of them (`Partial<A> & { b?: string }`). */
 const isObjectLike = (type: ts.Type): boolean =>

@@ -25,7 +25,7 @@ export function componentBundleFiles(component: ControlPlaneComponent): BundleFi
 }
 
 /** Private material: keys and the kubeconfig (it embeds a key). Written 0600. */
-export const isPrivateFile = (file: BundleFile): boolean => file.endsWith(".key") || file === KUBECONFIG_FILE;
+const isPrivateFile = (file: BundleFile): boolean => file.endsWith(".key") || file === KUBECONFIG_FILE;
 
 /**
  * Mode of a bundle file on the host: 0600 for private material, 0644 for certificates and public keys.
@@ -34,7 +34,7 @@ export const isPrivateFile = (file: BundleFile): boolean => file.endsWith(".key"
 export const bundleFileMode = (file: BundleFile): "0600" | "0644" => (isPrivateFile(file) ? "0600" : "0644");
 
 /** The line that starts a file in a bundle. */
-export const bundleHeader = (file: BundleFile): string => `--- pulumi-karmada file: ${file} ---`;
+const bundleHeader = (file: BundleFile): string => `--- pulumi-karmada file: ${file} ---`;
 
 /** File content as written on the host: trimmed, one trailing newline. */
 const normalized = (content: string): string => `${content.trim()}\n`;

@@ -26,7 +26,7 @@ export interface ComponentHostFiles {
 }
 
 /** Unit name of a component's service: `pk-<component>`, next to etcd's `pk-etcd`. */
-export const serviceName = (component: ControlPlaneComponent): string => `pk-${component}`;
+const serviceName = (component: ControlPlaneComponent): string => `pk-${component}`;
 
 /** Where one component's files live on `host`, its root applied. */
 export function componentHostFiles(

@@ -9,7 +9,7 @@ import { ControlPlaneHostsSettings, ControlPlanePhase } from "./resolved";
 import { componentPhase } from "./settings";
 
 /** What a command does. */
-export type HostCommandKind = "preflight" | "install" | "pki" | "service" | "ready";
+type HostCommandKind = "preflight" | "install" | "pki" | "service" | "ready";
 
 /**
  * One remote command of a control plane on hosts; the Pulumi wiring turns each into a `remote.Command`

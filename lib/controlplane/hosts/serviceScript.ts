@@ -32,7 +32,7 @@ function componentServiceCommands(
 }
 
 /** Seconds between two health probes while waiting for a component to become healthy. */
-export const HEALTH_POLL_SECONDS = 0.2;
+const HEALTH_POLL_SECONDS = 0.2;
 
 /**
  * The step waiting until `component` answers its readiness probe on `host`, polling every

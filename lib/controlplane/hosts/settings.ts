@@ -53,7 +53,7 @@ export function componentPhase(component: ControlPlaneComponent): ControlPlanePh
 }
 
 /** Key of `components` / `apiServiceHosts` for a component. */
-export function componentKey(component: ControlPlaneComponent): ComponentKey {
+function componentKey(component: ControlPlaneComponent): ComponentKey {
   return componentKeyOf(component)!;
 }
 

@@ -9,7 +9,7 @@ import { EtcdHostsSettings } from "./settings";
 import { clientUrl } from "./urls";
 
 /** Snapshot files are `etcd-snapshot-<UTC time>.db` with a `.sha256` beside them. */
-export const SNAPSHOT_PREFIX = "etcd-snapshot-";
+const SNAPSHOT_PREFIX = "etcd-snapshot-";
 
 /**
  * One snapshot: from the first healthy member (local first), integrity-checked with `snapshot status`,

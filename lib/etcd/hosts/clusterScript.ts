@@ -7,13 +7,13 @@ import { EtcdHostsSettings } from "./settings";
 import { clientEndpoints, peerUrl } from "./urls";
 
 /** Seconds the cluster gets to become healthy after its members were started. */
-export const CLUSTER_HEALTH_TIMEOUT_SECONDS = 180;
+const CLUSTER_HEALTH_TIMEOUT_SECONDS = 180;
 
 /** Seconds the remaining members get to be healthy again before the next removal. */
-export const REMOVAL_HEALTHY_SECONDS = 30;
+const REMOVAL_HEALTHY_SECONDS = 30;
 
 /** Seconds `member remove` is retried (etcd refuses while a member has just (re)connected). */
-export const MEMBER_REMOVE_TIMEOUT_SECONDS = 60;
+const MEMBER_REMOVE_TIMEOUT_SECONDS = 60;
 
 /**
  * Runs on one member after every member step: waits until all listed members are healthy, then

@@ -35,7 +35,7 @@ export function indent(text: string): string {
 }
 
 /** Seconds between polls of something that becomes ready on its own (a port, health, a promotion). */
-export const POLL_SECONDS = 0.2;
+const POLL_SECONDS = 0.2;
 
 /**
  * Bash: `condition` (a command) polled every {@link POLL_SECONDS} until it succeeds or `seconds` have

@@ -15,7 +15,7 @@ import { clientUrl, initialCluster, peerUrl } from "./urls";
  * Seconds the "does a cluster answer?" probe waits: a member without quorum never answers (etcd serves
  * clients only once it has joined a quorum), so this is what a forming or quorum-less cluster costs.
  */
-export const PROBE_TIMEOUT_SECONDS = 5;
+const PROBE_TIMEOUT_SECONDS = 5;
 
 /**
  * The probe's wait for a bootstrap member with an empty data dir. A running cluster answers within
@@ -23,16 +23,16 @@ export const PROBE_TIMEOUT_SECONDS = 5;
  * new cluster's members all start at once), and for a bootstrap member that never ran, starting with
  * state `new` is right either way: etcd itself refuses it if the cluster knows it as started.
  */
-export const BOOTSTRAP_PROBE_TIMEOUT_SECONDS = 1;
+const BOOTSTRAP_PROBE_TIMEOUT_SECONDS = 1;
 
 /** Seconds `member add` is retried while etcd calls the cluster unhealthy (recent reconfiguration). */
-export const MEMBER_ADD_TIMEOUT_SECONDS = 60;
+const MEMBER_ADD_TIMEOUT_SECONDS = 60;
 
 /** Seconds a learner gets to catch up before promotion is given up. */
-export const PROMOTE_TIMEOUT_SECONDS = 180;
+const PROMOTE_TIMEOUT_SECONDS = 180;
 
 /** Seconds a (re)started member of a running cluster gets to report healthy. */
-export const MEMBER_HEALTHY_SECONDS = 60;
+const MEMBER_HEALTHY_SECONDS = 60;
 
 /**
  * Seconds between TERM and KILL when a member is stopped to be restored in place. A leader stopping
@@ -40,7 +40,7 @@ export const MEMBER_HEALTHY_SECONDS = 60;
  * of them; its data is moved aside only as a fallback, and etcd's WAL is crash-safe, so it is not
  * waited for.
  */
-export const RESTORE_STOP_GRACE_SECONDS = 1;
+const RESTORE_STOP_GRACE_SECONDS = 1;
 
 /** Bash stopping a member that is about to be restored in place (see RESTORE_STOP_GRACE_SECONDS). */
 function restoreStop(settings: EtcdHostsSettings, member: ResolvedHost): string {

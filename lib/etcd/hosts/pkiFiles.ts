@@ -18,7 +18,7 @@ export const MEMBER_PKI_FILES = [
 export type MemberPkiFile = (typeof MEMBER_PKI_FILES)[number];
 
 /** The line that starts a file in a bundle. */
-export function bundleHeader(file: MemberPkiFile): string {
+function bundleHeader(file: MemberPkiFile): string {
   return `--- pulumi-karmada file: ${file} ---`;
 }
 

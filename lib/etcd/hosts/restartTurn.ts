@@ -2,20 +2,20 @@ import { shq } from "../../hosts/shell";
 import { indent, pollUntil } from "./etcdctl";
 
 /** Seconds a member waits for its turn to restart (another member restarting holds it). */
-export const RESTART_TURN_TIMEOUT_SECONDS = 300;
+const RESTART_TURN_TIMEOUT_SECONDS = 300;
 
 /** Seconds the other voting members get to be healthy before this one goes down for a restart. */
-export const RESTART_PEERS_HEALTHY_SECONDS = 60;
+const RESTART_PEERS_HEALTHY_SECONDS = 60;
 
 /**
  * Lifetime of the turn's lease. The holder releases it once it is healthy again (or fails); the lease
  * only matters when the script dies holding it, and covers the longest a holder may take: peers healthy,
  * its own start and health.
  */
-export const RESTART_TURN_TTL_SECONDS = 180;
+const RESTART_TURN_TTL_SECONDS = 180;
 
 /** Key (attached to the holder's lease) that the member restarting now holds. */
-export const RESTART_TURN_KEY = "pulumi-karmada/etcd-restart-turn";
+const RESTART_TURN_KEY = "pulumi-karmada/etcd-restart-turn";
 
 /**
  * Bash functions of the member script: `pk_restart_turn` waits until this member may restart, so that

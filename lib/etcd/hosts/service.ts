@@ -4,9 +4,9 @@ import { memberFiles } from "./config";
 import { EtcdHostsSettings } from "./settings";
 
 /** Unit / supervisor name of the etcd member service. */
-export const ETCD_SERVICE = "pk-etcd";
+const ETCD_SERVICE = "pk-etcd";
 /** Unit / supervisor name of the periodic snapshot job. */
-export const ETCD_BACKUP_SERVICE = "pk-etcd-backup";
+const ETCD_BACKUP_SERVICE = "pk-etcd-backup";
 
 /** The etcd member as a service: `etcd --config-file …`, readiness via sd_notify under systemd. */
 export function etcdServiceSpec(settings: EtcdHostsSettings, member: ResolvedHost): ServiceSpec {

@@ -14,7 +14,7 @@ export interface EtcdHostsBackupSettings {
 }
 
 /** Paths on every member host, before rooting. */
-export interface EtcdHostPaths {
+interface EtcdHostPaths {
   readonly dataDir: string;
   readonly configDir: string;
   readonly pkiDir: string;

@@ -15,7 +15,7 @@ import { etcdJobPodLabels, etcdMetadata } from "./labels";
 import { etcdObjectNames } from "./names";
 
 /** Where the backup job mounts the backup volume (the scripts read it from `$BACKUP_DIR`). */
-export const BACKUP_DIR = "/backup";
+const BACKUP_DIR = "/backup";
 /** Snapshot being written; renamed to its final name only after it passed the integrity check. */
 const PARTIAL_SNAPSHOT = '"$BACKUP_DIR/.partial.db"';
 

@@ -15,7 +15,7 @@ import {
 import { synthChart } from "./chart";
 
 /** One API group/version served by an aggregated API server. */
-export interface AggregatedApiVersion {
+interface AggregatedApiVersion {
   /** API group, e.g. `cluster.karmada.io`. */
   readonly group: string;
   /** API version, e.g. `v1alpha1`. */
@@ -27,7 +27,7 @@ export interface AggregatedApiVersion {
 }
 
 /** The Cluster API (`cluster.karmada.io/v1alpha1`) served by karmada-aggregated-apiserver; not a CRD. */
-export const CLUSTER_API: AggregatedApiVersion = {
+const CLUSTER_API: AggregatedApiVersion = {
   group: "cluster.karmada.io",
   version: "v1alpha1",
   groupPriorityMinimum: 2000,
@@ -35,7 +35,7 @@ export const CLUSTER_API: AggregatedApiVersion = {
 };
 
 /** APIs served by karmada-search. */
-export const SEARCH_API: AggregatedApiVersion = {
+const SEARCH_API: AggregatedApiVersion = {
   group: "search.karmada.io",
   version: "v1alpha1",
   groupPriorityMinimum: 2000,
@@ -43,14 +43,14 @@ export const SEARCH_API: AggregatedApiVersion = {
 };
 
 /** APIs served by karmada-metrics-adapter (resource metrics and custom metrics, two versions). */
-export const METRICS_APIS: readonly AggregatedApiVersion[] = [
+const METRICS_APIS: readonly AggregatedApiVersion[] = [
   { group: "metrics.k8s.io", version: "v1beta1", groupPriorityMinimum: 2000, versionPriority: 10 },
   { group: "custom.metrics.k8s.io", version: "v1beta1", groupPriorityMinimum: 100, versionPriority: 200 },
   { group: "custom.metrics.k8s.io", version: "v1beta2", groupPriorityMinimum: 100, versionPriority: 200 },
 ];
 
 /** APIService object name: `<version>.<group>`, as Kubernetes requires. */
-export const apiServiceName = (api: AggregatedApiVersion): string => `${api.version}.${api.group}`;
+const apiServiceName = (api: AggregatedApiVersion): string => `${api.version}.${api.group}`;
 
 function addApiService(chart: Chart, component: KarmadaComponent, api: AggregatedApiVersion): void {
   const name = apiServiceName(api);

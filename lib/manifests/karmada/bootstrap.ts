@@ -41,7 +41,7 @@ export const BOOTSTRAP = {
  * @param server API server URL members use.
  * @param caBundle base64 of the CA PEM (kubeconfig `certificate-authority-data`).
  */
-export function clusterInfoKubeconfig(server: string, caBundle: string): string {
+function clusterInfoKubeconfig(server: string, caBundle: string): string {
   return stringify({
     apiVersion: "v1",
     kind: "Config",

@@ -4,7 +4,7 @@ import { objectNames } from "../../controlplane/names";
 import { synthChart } from "./chart";
 
 /** Label Karmada puts on the namespaces it owns, so tooling can tell them from user namespaces. */
-export const KARMADA_SYSTEM_LABEL = { "karmada.io/system": "true" } as const;
+const KARMADA_SYSTEM_LABEL = { "karmada.io/system": "true" } as const;
 
 /**
  * Namespaces created inside karmada-apiserver: `karmada-system` (Karmada's own objects, the backing

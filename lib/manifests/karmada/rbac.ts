@@ -38,12 +38,12 @@ export const KARMADA_USER_RESOURCES: readonly {
 ];
 
 /** Read verbs (aggregated into `view`). */
-export const VIEW_VERBS = ["get", "list", "watch"] as const;
+const VIEW_VERBS = ["get", "list", "watch"] as const;
 /** Write verbs (aggregated into `edit`, which already includes `view`). */
-export const EDIT_VERBS = ["create", "delete", "deletecollection", "patch", "update"] as const;
+const EDIT_VERBS = ["create", "delete", "deletecollection", "patch", "update"] as const;
 
 /** User the Karmada admin kubeconfig authenticates as (CN of the admin client certificate). */
-export const KARMADA_ADMIN_USER = "system:admin";
+const KARMADA_ADMIN_USER = "system:admin";
 
 /** ClusterRole names created by {@link karmadaRbac}. */
 export const RBAC_NAMES = {

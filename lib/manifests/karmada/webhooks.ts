@@ -10,7 +10,7 @@ import { KarmadaWebhook, MUTATING_WEBHOOKS, VALIDATING_WEBHOOKS } from "./webhoo
 export * from "./webhook-catalog";
 
 /** Names of the two admission configurations; karmadactl and the operator look them up by these names. */
-export const WEBHOOK_CONFIGURATION_NAMES = {
+const WEBHOOK_CONFIGURATION_NAMES = {
   mutating: "mutating-config",
   validating: "validating-config",
 } as const;

@@ -3,7 +3,7 @@ import type { KubeObject } from "../../kube/object";
 import { WorkloadSpec, componentManifests } from "./workload";
 
 /** karmada-aggregated-apiserver: serves `cluster.karmada.io` (the Cluster API) behind karmada-apiserver. */
-export const aggregatedApiServerWorkload: WorkloadSpec = {
+const aggregatedApiServerWorkload: WorkloadSpec = {
   component: "karmada-aggregated-apiserver",
   command: "/bin/karmada-aggregated-apiserver",
   service: { port: 443 },

@@ -6,7 +6,7 @@ import { WorkloadSpec, componentManifests } from "./workload";
  * karmada-apiserver (the kube-apiserver image): Karmada's API. Its Service is how everything reaches
  * it, exposed per `apiServer.serviceType`, port named `client` as upstream names it.
  */
-export function apiServerWorkload(settings: ControlPlaneSettings): WorkloadSpec {
+function apiServerWorkload(settings: ControlPlaneSettings): WorkloadSpec {
   const api = settings.apiServer;
   return {
     component: "karmada-apiserver",

@@ -3,7 +3,7 @@ import type { KubeObject } from "../../kube/object";
 import { WorkloadSpec, componentManifests } from "./workload";
 
 /** karmada-descheduler (optional): evicts replicas that member clusters cannot run, for rescheduling. */
-export const deschedulerWorkload: WorkloadSpec = {
+const deschedulerWorkload: WorkloadSpec = {
   component: "karmada-descheduler",
   command: "/bin/karmada-descheduler",
 };

@@ -3,7 +3,7 @@ import type { KubeObject } from "../../kube/object";
 import { WorkloadSpec, componentManifests } from "./workload";
 
 /** karmada-controller-manager: propagation, bindings, cluster status and the other Karmada controllers. */
-export const karmadaControllerManagerWorkload: WorkloadSpec = {
+const karmadaControllerManagerWorkload: WorkloadSpec = {
   component: "karmada-controller-manager",
   command: "/bin/karmada-controller-manager",
 };

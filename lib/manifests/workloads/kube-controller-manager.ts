@@ -6,7 +6,7 @@ import { WorkloadSpec, componentManifests } from "./workload";
  * kube-controller-manager: namespace deletion, garbage collection, service-account tokens, bootstrap
  * tokens and CSR signing inside Karmada (the flags choose the controllers). No Service: nothing calls it.
  */
-export const kubeControllerManagerWorkload: WorkloadSpec = {
+const kubeControllerManagerWorkload: WorkloadSpec = {
   component: "kube-controller-manager",
   command: "kube-controller-manager",
 };

@@ -3,7 +3,7 @@ import type { KubeObject } from "../../kube/object";
 import { WorkloadSpec, componentManifests } from "./workload";
 
 /** karmada-metrics-adapter (optional): serves the metrics APIs aggregated from member clusters. */
-export const metricsAdapterWorkload: WorkloadSpec = {
+const metricsAdapterWorkload: WorkloadSpec = {
   component: "karmada-metrics-adapter",
   command: "/bin/karmada-metrics-adapter",
   service: { port: 443 },

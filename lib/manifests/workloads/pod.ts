@@ -2,10 +2,10 @@ import { k8s } from "cdk8s-plus-33";
 import { ResourceRequirements } from "../../controlplane/settings";
 
 /** Unprivileged user and group the containers run as (the conventional "nonroot" id of distroless images). */
-export const NON_ROOT_ID = 65532;
+const NON_ROOT_ID = 65532;
 
 /** Node label that tells nodes apart, for spreading replicas. */
-export const HOSTNAME_TOPOLOGY_KEY = "kubernetes.io/hostname";
+const HOSTNAME_TOPOLOGY_KEY = "kubernetes.io/hostname";
 
 /**
  * Pod security defaults: non-root, RuntimeDefault seccomp, and `fsGroup` so the non-root user can read
@@ -92,7 +92,7 @@ export function httpProbe(
 }
 
 /** Mode of mounted Secret files: owner and group may read (the pod's fsGroup is the group). */
-export const SECRET_FILE_MODE = 0o440;
+const SECRET_FILE_MODE = 0o440;
 
 /** A volume backed by a Secret, referenced by name; the Secret itself is created elsewhere. */
 export function secretVolume(volumeName: string, secretName: string): k8s.Volume {

@@ -3,7 +3,7 @@ import type { KubeObject } from "../../kube/object";
 import { WorkloadSpec, componentManifests } from "./workload";
 
 /** karmada-scheduler: places resource bindings on member clusters. */
-export const schedulerWorkload: WorkloadSpec = {
+const schedulerWorkload: WorkloadSpec = {
   component: "karmada-scheduler",
   command: "/bin/karmada-scheduler",
 };

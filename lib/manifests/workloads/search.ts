@@ -3,7 +3,7 @@ import type { KubeObject } from "../../kube/object";
 import { WorkloadSpec, componentManifests } from "./workload";
 
 /** karmada-search (optional): cross-cluster search and proxy API, caching in Karmada's etcd. */
-export const searchWorkload: WorkloadSpec = {
+const searchWorkload: WorkloadSpec = {
   component: "karmada-search",
   command: "/bin/karmada-search",
   service: { port: 443 },

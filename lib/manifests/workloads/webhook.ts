@@ -3,7 +3,7 @@ import type { KubeObject } from "../../kube/object";
 import { WorkloadSpec, componentManifests } from "./workload";
 
 /** karmada-webhook: admission webhooks of the Karmada APIs; its Service maps 443 to the webhook port. */
-export const webhookWorkload: WorkloadSpec = {
+const webhookWorkload: WorkloadSpec = {
   component: "karmada-webhook",
   command: "/bin/karmada-webhook",
   service: { port: 443 },

@@ -20,7 +20,7 @@ import {
 } from "./pod";
 
 /** The Service in front of a component. */
-export interface ServiceSpec {
+interface ServiceSpec {
   /** Port the Service exposes (it targets the component's secure port). */
   readonly port: number;
   /** Name of the Service port. @default "https" */
@@ -49,7 +49,7 @@ export interface WorkloadSpec {
  * PodDisruptionBudget to `chart`. Secrets are mounted by name only: the cert Secret at `PKI_DIR` and
  * (every component except karmada-apiserver) the kubeconfig Secret at `KUBECONFIG_DIR`.
  */
-export function addComponentWorkload(chart: Chart, settings: ControlPlaneSettings, spec: WorkloadSpec): void {
+function addComponentWorkload(chart: Chart, settings: ControlPlaneSettings, spec: WorkloadSpec): void {
   const { component } = spec;
   const own = settings.components[component];
   const name = objectNames.workload(component);

@@ -20,7 +20,7 @@ import { Registration, recordResources, settle } from "../../support/mocks";
 /** A throw-away SSH key: it must never appear in a script. */
 export const SSH_KEY = TEST_SSH_KEY;
 
-export const ETCD_ENDPOINTS = ["https://10.0.1.11:2379", "https://10.0.1.12:2379", "https://10.0.1.13:2379"];
+const ETCD_ENDPOINTS = ["https://10.0.1.11:2379", "https://10.0.1.12:2379", "https://10.0.1.13:2379"];
 
 /** Two machines, binaries from a directory on them, supervisor runner. */
 export function hostsConfig(over: Partial<ControlPlaneHostsConfig> = {}): ControlPlaneHostsConfig {

@@ -6,7 +6,7 @@
  */
 import * as settings from "@pulumi/pulumi/runtime/settings";
 
-export const b64 = (text: string): string => Buffer.from(text).toString("base64");
+const b64 = (text: string): string => Buffer.from(text).toString("base64");
 export const unb64 = (text: string): string => Buffer.from(text, "base64").toString("utf8");
 
 /** The token the simulated token controller writes into the Secret registered as `resourceName`. */

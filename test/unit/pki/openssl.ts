@@ -24,7 +24,7 @@ export const OPENSSL_KEY_USAGE: Readonly<Record<KeyUsage, string>> = {
 };
 
 /** How `openssl x509 -ext keyUsage` prints each key usage. */
-export const OPENSSL_KEY_USAGE_TEXT: Readonly<Record<KeyUsage, string>> = {
+const OPENSSL_KEY_USAGE_TEXT: Readonly<Record<KeyUsage, string>> = {
   digital_signature: "Digital Signature",
   content_commitment: "Non Repudiation",
   key_encipherment: "Key Encipherment",
@@ -37,7 +37,7 @@ export const OPENSSL_KEY_USAGE_TEXT: Readonly<Record<KeyUsage, string>> = {
 };
 
 /** OID of each extended key usage (RFC 5280 §4.2.1.12 and vendor OIDs, as Go's crypto/x509 encodes them). */
-export const EXTENDED_KEY_USAGE_OID: Readonly<Record<ExtendedKeyUsage, string>> = {
+const EXTENDED_KEY_USAGE_OID: Readonly<Record<ExtendedKeyUsage, string>> = {
   any_extended: "2.5.29.37.0",
   server_auth: "1.3.6.1.5.5.7.3.1",
   client_auth: "1.3.6.1.5.5.7.3.2",
@@ -61,7 +61,7 @@ export const extendedKeyUsageOidsOf = (uses: readonly AllowedUse[]): string[] =>
   uses.filter((u): u is ExtendedKeyUsage => !isKeyUsage(u)).map((u) => EXTENDED_KEY_USAGE_OID[u]);
 
 /** An openssl config with the subject (`[dn]`) and the extensions (`[ext]`) a spec calls for. */
-export function opensslConfig(spec: CertSpec | CaSpec, isCa: boolean): string {
+function opensslConfig(spec: CertSpec | CaSpec, isCa: boolean): string {
   const organizations = "organizations" in spec ? spec.organizations : [];
   const dnsNames = "dnsNames" in spec ? spec.dnsNames : [];
   const ipAddresses = "ipAddresses" in spec ? spec.ipAddresses : [];
