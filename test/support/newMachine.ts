@@ -6,6 +6,7 @@
  */
 import { execFileSync, spawn } from "child_process";
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { currentEnv, REPO_ROOT, testbedEnv } from "../../devkit/testbed";
 
@@ -142,4 +143,47 @@ export function lastResourcesSummary(output: string): string[] {
     .split("\n")
     .map((l) => l.trim())
     .filter(Boolean);
+}
+
+/** A new machine for a suite: its cache, environment, the commands' log, and `npm` run on it. */
+export interface NewMachine {
+  /** Its cache directory (`PULUMI_KARMADA_CACHE` of every command). */
+  readonly cache: string;
+  /** Where every command's output is appended. */
+  readonly log: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** Seconds each `npm` call took, by its label. */
+  readonly timings: Record<string, number>;
+  /** Runs `npm <args>` to its end, expecting success (else it throws with its last lines); its output. */
+  npm(label: string, args: readonly string[], timeoutMs: number): Promise<string>;
+  /** Removes the cache (unless PK_KEEP_TESTBED is set). */
+  remove(): void;
+}
+
+/** A new machine with an empty cache in a new temporary directory (seed it with {@link seedCache}). */
+export function newMachine(): NewMachine {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), "pk-new-machine-"));
+  const log = path.join(cache, "commands.log");
+  const env = newMachineEnv(cache);
+  const timings: Record<string, number> = {};
+  return {
+    cache,
+    log,
+    env,
+    timings,
+    npm: async (label, args, timeoutMs) => {
+      const run = await runCommand(args, env, log, timeoutMs);
+      timings[label] = run.seconds;
+      if (run.code !== 0) {
+        throw new Error(
+          `npm ${args.join(" ")} ended with ${run.code ?? run.signal} after ${run.seconds} s; its last lines:\n` +
+            run.output.split("\n").slice(-40).join("\n"),
+        );
+      }
+      return run.output;
+    },
+    remove: () => {
+      if (!process.env.PK_KEEP_TESTBED) fs.rmSync(cache, { recursive: true, force: true });
+    },
+  };
 }

@@ -12,6 +12,7 @@ const LONGEST_FIRST = [
   "library-upgrade",
   "containerized",
   "multi-language",
+  "readme-containerized",
   "package-codegen",
   "etcd-hosts",
   "etcd-hosts-backup",
