@@ -81,8 +81,11 @@ async function ensure(planned: DriftState): Promise<DriftState> {
   return { ...planned, observed: found };
 }
 
-/** The drift checks' provider (exported for the packaging test, which serializes it from an installed package). */
-const driftProvider: pulumi.dynamic.ResourceProvider = {
+/**
+ * The drift checks' provider.
+ * @public the packaging test serializes it by name from the installed package (and knip keeps it exported)
+ */
+export const driftProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs: DriftState) {
     return { id: `${inputs.host}/${inputs.component}`, outs: await ensure(inputs) };
   },

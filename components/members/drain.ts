@@ -50,8 +50,11 @@ const IDENTITY_KEYS: readonly (keyof DrainState)[] = ["clusterName", "namespace"
  */
 const calls = { callApi, drainExecutionSpace };
 
-/** The drains' provider (exported for the packaging test, which serializes it from an installed package). */
-const drainProvider: pulumi.dynamic.ResourceProvider = {
+/**
+ * The drains' provider.
+ * @public the packaging test serializes it by name from the installed package (and knip keeps it exported)
+ */
+export const drainProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs: DrainState) {
     return { id: `${inputs.namespace}`, outs: inputs };
   },
