@@ -24,18 +24,23 @@ export class ConsoleApiError extends Error {
   }
 }
 
-/** What the client saw of one answer: for callers that audit everything received (the tests' scan). */
-export type ResponseObserver = (method: string, path: string, status: number, text: string) => void;
+/** How the client sends a request: the global `fetch`, or one with a proxy, a custom agent or a recorder. */
+export type Fetch = (input: URL, init: RequestInit) => Promise<Response>;
 
 export class ConsoleClient {
+  /**
+   * @param baseUrl the console's origin, e.g. `http://127.0.0.1:8750`
+   * @param token one of the console's bearer tokens
+   * @param send what sends the requests @default the global `fetch`
+   */
   constructor(
     readonly baseUrl: string,
     private readonly token: string,
-    private readonly observe: ResponseObserver = () => undefined,
+    private readonly send: Fetch = (input, init) => fetch(input, init),
   ) {}
 
   private async call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
-    const response = await fetch(new URL(path, this.baseUrl), {
+    const response = await this.send(new URL(path, this.baseUrl), {
       method,
       headers: {
         Authorization: `Bearer ${this.token}`,
@@ -44,7 +49,6 @@ export class ConsoleClient {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    this.observe(method, path, response.status, text);
     const parsed = text === "" ? undefined : JSON.parse(text);
     if (!response.ok) throw new ConsoleApiError(response.status, parsed as Problem);
     return parsed as T;
@@ -79,25 +83,21 @@ export class ConsoleClient {
   /** The operation's events from its start, live until it ends (Server-Sent Events). */
   async *events(id: string): AsyncGenerator<ProgressEvent> {
     const path = `/api/v1/operations/${encodeURIComponent(id)}/events`;
-    const response = await fetch(new URL(path, this.baseUrl), {
+    const response = await this.send(new URL(path, this.baseUrl), {
       headers: { Authorization: `Bearer ${this.token}`, Accept: "text/event-stream" },
     });
     if (!response.ok || !response.body) {
       const text = await response.text();
-      this.observe("GET", path, response.status, text);
       throw new ConsoleApiError(response.status, JSON.parse(text) as Problem);
     }
     const decoder = new TextDecoder();
     let buffer = "";
-    let seen = "";
     const reader = response.body.getReader();
     try {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        const chunk = decoder.decode(value, { stream: true });
-        seen += chunk;
-        buffer += chunk;
+        buffer += decoder.decode(value, { stream: true });
         let end: number;
         while ((end = buffer.indexOf("\n\n")) >= 0) {
           const frame = buffer.slice(0, end);
@@ -111,7 +111,6 @@ export class ConsoleClient {
         }
       }
     } finally {
-      this.observe("GET", path, response.status, seen);
       reader.releaseLock();
     }
   }

@@ -74,12 +74,6 @@ function noteUnpinned(label: string): void {
   }
 }
 
-/** Forgets what was warned about (tests: one Node.js process runs several programs). */
-export function resetUnpinnedHostsWarning(): void {
-  unpinned.splice(0);
-  warned.clear();
-}
-
 /**
  * The one place a connection is built: explicit fields only, the key always a secret Output (so it is
  * stored encrypted even when the caller passed a plain string). A host or bastion without `hostKey` is
