@@ -3,7 +3,7 @@
  * with the admin client certificate: enough to check what the real API server accepted, without kubectl.
  */
 import { apiAccessFromKubeconfig } from "../lib/kubeconfig/access";
-import { ApiAccess, ApiAnswer, callApi } from "../lib/kube/rest";
+import { ApiAccess, callApi } from "../lib/kube/rest";
 
 /** How to reach and authenticate to an API server (the admin client certificate). */
 export interface ApiCredentials extends ApiAccess {
@@ -11,15 +11,9 @@ export interface ApiCredentials extends ApiAccess {
   readonly keyPem: string;
 }
 
-/** An API response: status code and the body (parsed JSON when it is JSON, else the raw text). */
-export type ApiResponse = ApiAnswer;
-
-/** Sends one request; resolves with any HTTP status (only connection errors reject). */
-export const apiRequest = callApi;
-
 /** GET returning the parsed body; throws on any status but 200, naming the path and the status. */
 export async function apiGet(creds: ApiCredentials, apiPath: string): Promise<any> {
-  const res = await apiRequest(creds, "GET", apiPath);
+  const res = await callApi(creds, "GET", apiPath);
   if (res.status !== 200) {
     throw new Error(
       `GET ${apiPath}: HTTP ${res.status} ${typeof res.body === "string" ? res.body : res.body?.message}`,

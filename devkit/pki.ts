@@ -264,32 +264,11 @@ export interface TestPki {
   readonly members: Record<string, Record<MemberPkiFile, string>>;
 }
 
+/** A leaf of the test cluster's CA, valid 2 days, for `usage` (extended key usages) and `sans`. */
 function issue(dir: string, name: string, subject: string, sans: string | undefined, usage: string): void {
-  openssl(["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", `${name}.key`], { cwd: dir });
-  openssl(["req", "-new", "-key", `${name}.key`, "-subj", subject, "-out", `${name}.csr`], { cwd: dir });
-  const ext = [`extendedKeyUsage=${usage}`, "keyUsage=critical,digitalSignature,keyEncipherment"];
-  if (sans) ext.push(`subjectAltName=${sans}`);
-  fs.writeFileSync(path.join(dir, `${name}.ext`), `${ext.join("\n")}\n`);
-  openssl(
-    [
-      "x509",
-      "-req",
-      "-in",
-      `${name}.csr`,
-      "-CA",
-      "ca.crt",
-      "-CAkey",
-      "ca.key",
-      "-CAcreateserial",
-      "-days",
-      "2",
-      "-extfile",
-      `${name}.ext`,
-      "-out",
-      `${name}.crt`,
-    ],
-    { cwd: dir },
-  );
+  const extensions = [`extendedKeyUsage=${usage}`, "keyUsage=critical,digitalSignature,keyEncipherment"];
+  if (sans) extensions.push(`subjectAltName=${sans}`);
+  issueLeaf(dir, name, subject, extensions, 2);
 }
 
 /** Issues a CA, per-member server/peer certificates (SANs: address, name, localhost) and a client. */

@@ -19,7 +19,8 @@ import { buildEstate } from "../../stacks/estate";
 import { crdSourceForTests } from "../../devkit/engine/crds";
 import { createEngineEnv, EngineEnv } from "../../devkit/engine/env";
 import { inlineProgramStack } from "../../devkit/engine/workspace";
-import { apiRequest, CaPair, generateCa, LoopbackCluster, startCluster, waitFor } from "../../devkit/kube";
+import { CaPair, generateCa, LoopbackCluster, startCluster, waitFor } from "../../devkit/kube";
+import { callApi } from "../../lib/kube/rest";
 
 /** Loopback addresses of this bench (its own range). */
 const MEMBERS_ESTATE_ADDRESSES = {
@@ -108,14 +109,14 @@ const CLUSTER_CRD = {
 export async function serveClusterApiLocally(karmadaApi: LoopbackCluster): Promise<void> {
   const creds = karmadaApi.credentials;
   const apiService = "/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.cluster.karmada.io";
-  const removed = await apiRequest(creds, "DELETE", apiService);
+  const removed = await callApi(creds, "DELETE", apiService);
   if (removed.status !== 200 && removed.status !== 404) throw new Error(`APIService: HTTP ${removed.status}`);
   await waitFor(
     "the remote APIService to be gone",
-    async () => (await apiRequest(creds, "GET", apiService)).status === 404,
+    async () => (await callApi(creds, "GET", apiService)).status === 404,
     60_000,
   );
-  const crd = await apiRequest(
+  const crd = await callApi(
     creds,
     "POST",
     "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
@@ -123,7 +124,7 @@ export async function serveClusterApiLocally(karmadaApi: LoopbackCluster): Promi
   );
   if (crd.status !== 201) throw new Error(`Cluster CRD: HTTP ${crd.status} ${crd.body?.message ?? ""}`);
   const established = async () => {
-    const live = await apiRequest(
+    const live = await callApi(
       creds,
       "GET",
       `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${CLUSTER_CRD.metadata.name}`,
@@ -134,7 +135,7 @@ export async function serveClusterApiLocally(karmadaApi: LoopbackCluster): Promi
   await waitFor("the Cluster CRD to be established", established, 60_000);
   await waitFor(
     "cluster.karmada.io/v1alpha1 to be served",
-    async () => (await apiRequest(creds, "GET", "/apis/cluster.karmada.io/v1alpha1/clusters")).status === 200,
+    async () => (await callApi(creds, "GET", "/apis/cluster.karmada.io/v1alpha1/clusters")).status === 200,
     60_000,
   );
 }

@@ -10,7 +10,8 @@ import * as os from "os";
 import * as path from "path";
 import { renderKubeconfig } from "../../lib/kubeconfig/render";
 import { requireBinary, testbedEnv } from "../testbed";
-import { ApiCredentials, apiRequest, waitFor } from "../kubeClient";
+import { ApiCredentials, waitFor } from "../kubeClient";
+import { callApi } from "../../lib/kube/rest";
 import { ClusterOptions, ResolvedClusterOptions, resolveClusterOptions } from "./options";
 import { ClusterPkiFiles, issueClusterPki } from "../pki";
 import { BackgroundProcess, isRunning, logTail, startProcess, stopRecordedProcesses } from "../processes";
@@ -34,7 +35,7 @@ export interface LoopbackCluster {
   readonly contextName: string;
   /** PEM of the CA that signed the serving certificate and is trusted for client certificates. */
   readonly caCertPem: string;
-  /** Admin credentials for {@link apiRequest} and friends. */
+  /** Admin credentials for {@link callApi} and friends. */
   readonly credentials: ApiCredentials;
   readonly processes: readonly BackgroundProcess[];
   /** Stops every process; removes the directory when it was a temporary one, or when asked. */
@@ -234,7 +235,7 @@ export async function startCluster(options: ClusterOptions): Promise<LoopbackClu
   await started(
     "kube-apiserver /readyz",
     apiServer,
-    async () => (await apiRequest(credentials, "GET", "/readyz")).status === 200,
+    async () => (await callApi(credentials, "GET", "/readyz")).status === 200,
   );
 
   if (bins.controllerManager) {
@@ -245,8 +246,8 @@ export async function startCluster(options: ClusterOptions): Promise<LoopbackClu
       "default ServiceAccount (kube-controller-manager reconciling)",
       kcm,
       async () =>
-        (await apiRequest(credentials, "GET", "/api/v1/namespaces/default/serviceaccounts/default"))
-          .status === 200,
+        (await callApi(credentials, "GET", "/api/v1/namespaces/default/serviceaccounts/default")).status ===
+        200,
     );
   }
   return {

@@ -7,7 +7,8 @@
  */
 import * as https from "https";
 import type { KubeObject } from "../../lib/kube/apply";
-import { ApiCredentials, ApiResponse, apiRequest } from "../kubeClient";
+import { ApiCredentials } from "../kubeClient";
+import { ApiAnswer, callApi } from "../../lib/kube/rest";
 import { ObjectLocator } from "./objects";
 
 /** The API server's verdict on one object. */
@@ -83,8 +84,8 @@ export class DryRunner {
     this.agent.destroy();
   }
 
-  private send(method: string, apiPath: string, contentType: string, body: unknown): Promise<ApiResponse> {
-    return apiRequest(this.creds, method, apiPath, body, this.timeoutMs, { agent: this.agent, contentType });
+  private send(method: string, apiPath: string, contentType: string, body: unknown): Promise<ApiAnswer> {
+    return callApi(this.creds, method, apiPath, body, this.timeoutMs, { agent: this.agent, contentType });
   }
 
   /** One request, retried once on a connection reset (a pooled socket the server closed). */
@@ -93,7 +94,7 @@ export class DryRunner {
     apiPath: string,
     contentType: string,
     body: unknown,
-  ): Promise<ApiResponse> {
+  ): Promise<ApiAnswer> {
     try {
       return await this.send(method, apiPath, contentType, body);
     } catch (e) {

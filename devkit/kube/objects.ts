@@ -2,7 +2,8 @@
  * Looks Kubernetes objects up by apiVersion/kind/namespace/name on a real API server, using its discovery
  * documents to find the resource path (so any kind works, CRDs included).
  */
-import { ApiCredentials, apiGet, apiRequest } from "../kubeClient";
+import { ApiCredentials, apiGet } from "../kubeClient";
+import { callApi } from "../../lib/kube/rest";
 
 /** An object by identity. */
 export interface ObjectRef {
@@ -63,7 +64,7 @@ export class ObjectLocator {
       if (/does not serve|HTTP 404/.test((e as Error).message)) return undefined;
       throw e;
     }
-    const res = await apiRequest(this.creds, "GET", objectPath);
+    const res = await callApi(this.creds, "GET", objectPath);
     if (res.status === 404) return undefined;
     if (res.status !== 200) throw new Error(`GET ${objectPath}: HTTP ${res.status}`);
     return res.body;

@@ -7,7 +7,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import { renderKubeconfig } from "../../lib/kubeconfig/render";
-import { ApiCredentials, apiRequest, waitFor } from "../kubeClient";
+import { ApiCredentials, waitFor } from "../kubeClient";
+import { callApi } from "../../lib/kube/rest";
 import {
   CLIENT_EXTENSIONS,
   apiServerSans,
@@ -234,7 +235,7 @@ export async function startControlPlane(
   const place = controlPlanePlace(lab, cluster);
   preparePlace(place);
   const creds = adminCredentials(cluster);
-  const get = async (p: string) => (await apiRequest(creds, "GET", p)).status === 200;
+  const get = async (p: string) => (await callApi(creds, "GET", p)).status === 200;
 
   const etcd = startIn(place, "etcd", requireBinary("etcd"), etcdArgs(cluster), env);
   const apiServer = startIn(

@@ -5,7 +5,8 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { ApiCredentials, apiRequest } from "../kubeClient";
+import { ApiCredentials } from "../kubeClient";
+import { callApi } from "../../lib/kube/rest";
 import { currentEnv, requireBinary } from "../testbed";
 import { absoluteCgroup } from "./cgroups";
 import { adminCredentials, awaitProcess, clusterFiles } from "./controlPlane";
@@ -63,7 +64,7 @@ function writeNodeFiles(lab: LabPlan, cluster: ClusterPlan, node: NodePlan, paus
 
 /** Whether the Node object reports Ready. */
 export async function nodeReady(creds: ApiCredentials, name: string): Promise<boolean> {
-  const res = await apiRequest(creds, "GET", `/api/v1/nodes/${name}`);
+  const res = await callApi(creds, "GET", `/api/v1/nodes/${name}`);
   if (res.status !== 200) return false;
   const conditions = (res.body.status?.conditions ?? []) as { type: string; status: string }[];
   return conditions.some((cond) => cond.type === "Ready" && cond.status === "True");

@@ -53,13 +53,8 @@ import { parseUrn } from "../../lib/preview/urn";
 import { reportedVersion, requireBinary } from "../../devkit/testbed";
 import { binaryFamily } from "../../lib/controlplane/hosts/binaries";
 import { ControlPlaneComponent } from "../../lib/controlplane/flags-ports";
-import {
-  ApiCredentials,
-  apiGet,
-  apiRequest,
-  credentialsFromKubeconfig,
-  waitFor,
-} from "../../devkit/kubeClient";
+import { ApiCredentials, apiGet, credentialsFromKubeconfig, waitFor } from "../../devkit/kubeClient";
+import { callApi } from "../../lib/kube/rest";
 import { watchAvailability } from "../support/kube/availability";
 import { putKeysScript, restoredKeyCount } from "../support/etcdData";
 import { openssl } from "../../devkit/pki";
@@ -273,7 +268,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
   test("each host serves its components with certificates naming it, files placed with their modes", async () => {
     for (const host of estate.bed.controlPlaneHosts) {
       const direct = { ...karmada, server: `https://${host.address}:5443` };
-      expect((await apiRequest(direct, "GET", "/readyz")).status).toBe(200);
+      expect((await callApi(direct, "GET", "/readyz")).status).toBe(200);
       const dir = (c: string) => path.join(host.files, "etc/karmada", c);
       expect(fs.statSync(dir("karmada-apiserver")).mode & 0o777).toBe(0o700);
       expect(fs.statSync(path.join(dir("karmada-apiserver"), "pki/apiserver.key")).mode & 0o777).toBe(0o600);
@@ -482,7 +477,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     await waitFor(
       "shared-a's credentials namespace gone from member1",
       async () =>
-        (await apiRequest(member1Api, "GET", "/api/v1/namespaces/karmada-cluster-shared-a")).status === 404,
+        (await callApi(member1Api, "GET", "/api/v1/namespaces/karmada-cluster-shared-a")).status === 404,
       120_000,
       1000,
     );
@@ -510,7 +505,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       Promise.all(
         estate.bed.members.map(async (member) => {
           const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
-          const res = await apiRequest(creds, "GET", "/apis/apps/v1/namespaces/default/deployments/nginx");
+          const res = await callApi(creds, "GET", "/apis/apps/v1/namespaces/default/deployments/nginx");
           return res.status === 200 ? res.body : undefined;
         }),
       );
@@ -563,11 +558,9 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
       `karmada-apiserver on ${host} ready`,
       async () =>
         (
-          await apiRequest(
-            { ...karmada, server: `https://${hostAddress(host)}:5443` },
-            "GET",
-            "/readyz",
-          ).catch(() => ({ status: 0 }))
+          await callApi({ ...karmada, server: `https://${hostAddress(host)}:5443` }, "GET", "/readyz").catch(
+            () => ({ status: 0 }),
+          )
         ).status === 200,
       180_000,
       500,
@@ -1176,7 +1169,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     const watch = { reads: 0, notReady: [] as string[], done: false };
     const watching = (async () => {
       while (!watch.done) {
-        const answer = await apiRequest(karmada, "GET", "/apis/cluster.karmada.io/v1alpha1/clusters").catch(
+        const answer = await callApi(karmada, "GET", "/apis/cluster.karmada.io/v1alpha1/clusters").catch(
           () => undefined,
         );
         if (answer?.status === 200) {
@@ -1244,7 +1237,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     karmada = credentialsFromKubeconfig(fs.readFileSync(adminKubeconfigFile, "utf8"));
     // the pull agent restarts on its renewed kubeconfig after the up and renews its lease then
     await waitForThreeReadyByKarmadactl(120_000);
-    const patched = await apiRequest(
+    const patched = await callApi(
       karmada,
       "PATCH",
       "/apis/apps/v1/namespaces/default/deployments/nginx",
@@ -1297,13 +1290,12 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     expect(await cmdline("cp2", editedPid)).toContain(" --v=4");
     // 3. member1's Cluster object deleted (Karmada's controllers finalize it: its execution space goes)
     expect(
-      (await apiRequest(karmada, "DELETE", "/apis/cluster.karmada.io/v1alpha1/clusters/member1")).status,
+      (await callApi(karmada, "DELETE", "/apis/cluster.karmada.io/v1alpha1/clusters/member1")).status,
     ).toBe(200);
     await waitFor(
       "member1's Cluster gone",
       async () =>
-        (await apiRequest(karmada, "GET", "/apis/cluster.karmada.io/v1alpha1/clusters/member1")).status ===
-        404,
+        (await callApi(karmada, "GET", "/apis/cluster.karmada.io/v1alpha1/clusters/member1")).status === 404,
       120_000,
       500,
     );
@@ -1453,7 +1445,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     const member1Api = credentialsFromKubeconfig(fs.readFileSync(member1.kubeconfigPath, "utf8"));
     const nginx = "/apis/apps/v1/namespaces/default/deployments/nginx";
     const { uid } = (await apiGet(member1Api, nginx)).metadata;
-    expect((await apiRequest(member1Api, "DELETE", nginx)).status).toBe(200);
+    expect((await callApi(member1Api, "DELETE", nginx)).status).toBe(200);
     await timed("reconciled with cp1 alone", () =>
       waitFor(
         "a new nginx in member1",
@@ -1607,13 +1599,12 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     const impersonator = "/apis/rbac.authorization.k8s.io/v1/clusterroles/karmada-impersonator";
     for (const member of estate.bed.members.filter((m) => m.mode === "Pull")) {
       const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
-      expect((await apiRequest(creds, "GET", impersonator)).status).toBe(200);
+      expect((await callApi(creds, "GET", impersonator)).status).toBe(200);
     }
     await timed("destroy", () => destroyOnceMoreIfASessionDropped(stack));
     for (const member of estate.bed.members) {
       const creds = credentialsFromKubeconfig(fs.readFileSync(member.kubeconfigPath, "utf8"));
-      const gone = async (apiPath: string) =>
-        expect((await apiRequest(creds, "GET", apiPath)).status).toBe(404);
+      const gone = async (apiPath: string) => expect((await callApi(creds, "GET", apiPath)).status).toBe(404);
       if (member.mode === "Push") {
         await gone("/api/v1/namespaces/karmada-cluster");
         await gone(

@@ -9,12 +9,12 @@ import { e2eTier } from "../../devkit/engine/tier";
 import {
   LoopbackCluster,
   apiGet,
-  apiRequest,
   generateCa,
   isRunning,
   resolveClusterOptions,
   startCluster,
 } from "../../devkit/kube";
+import { callApi } from "../../lib/kube/rest";
 import * as os from "os";
 import * as path from "path";
 
@@ -90,7 +90,7 @@ tier.describe("loopback clusters (real etcd, kube-apiserver, kube-controller-man
     ]);
     expect(a.server).toBe("https://127.0.2.30:6443");
     for (const cluster of [a, b]) {
-      expect((await apiRequest(cluster.credentials, "GET", "/readyz")).status).toBe(200);
+      expect((await callApi(cluster.credentials, "GET", "/readyz")).status).toBe(200);
       const version = await apiGet(cluster.credentials, "/version");
       expect(version.gitVersion).toMatch(/^v1\.\d+\.\d+/);
       expect(fs.statSync(cluster.kubeconfigPath).mode & 0o777).toBe(0o600);
@@ -103,28 +103,28 @@ tier.describe("loopback clusters (real etcd, kube-apiserver, kube-controller-man
 
   test("each cluster is its own store: an object created in one is absent from the other", async () => {
     const ns = { apiVersion: "v1", kind: "Namespace", metadata: { name: "only-in-alpha" } };
-    expect((await apiRequest(a!.credentials, "POST", "/api/v1/namespaces", ns)).status).toBe(201);
-    expect((await apiRequest(a!.credentials, "GET", "/api/v1/namespaces/only-in-alpha")).status).toBe(200);
-    expect((await apiRequest(b!.credentials, "GET", "/api/v1/namespaces/only-in-alpha")).status).toBe(404);
+    expect((await callApi(a!.credentials, "POST", "/api/v1/namespaces", ns)).status).toBe(201);
+    expect((await callApi(a!.credentials, "GET", "/api/v1/namespaces/only-in-alpha")).status).toBe(200);
+    expect((await callApi(b!.credentials, "GET", "/api/v1/namespaces/only-in-alpha")).status).toBe(404);
   });
 
   test("a client certificate from another cluster's CA is refused", async () => {
     const foreign = { ...a!.credentials, certPem: b!.credentials.certPem, keyPem: b!.credentials.keyPem };
-    expect((await apiRequest(foreign, "GET", "/api/v1/namespaces")).status).toBe(401);
+    expect((await callApi(foreign, "GET", "/api/v1/namespaces")).status).toBe(401);
   });
 
   test("kube-controller-manager reconciles: a deleted namespace is finalized and goes away", async () => {
     const ns = { apiVersion: "v1", kind: "Namespace", metadata: { name: "short-lived" } };
-    await apiRequest(a!.credentials, "POST", "/api/v1/namespaces", ns);
+    await callApi(a!.credentials, "POST", "/api/v1/namespaces", ns);
     const cm = { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "c" }, data: { k: "v" } };
     expect(
-      (await apiRequest(a!.credentials, "POST", "/api/v1/namespaces/short-lived/configmaps", cm)).status,
+      (await callApi(a!.credentials, "POST", "/api/v1/namespaces/short-lived/configmaps", cm)).status,
     ).toBe(201);
-    expect((await apiRequest(a!.credentials, "DELETE", "/api/v1/namespaces/short-lived")).status).toBe(200);
+    expect((await callApi(a!.credentials, "DELETE", "/api/v1/namespaces/short-lived")).status).toBe(200);
     const deadline = Date.now() + 60_000;
     let status = 200;
     while (status !== 404 && Date.now() < deadline) {
-      status = (await apiRequest(a!.credentials, "GET", "/api/v1/namespaces/short-lived")).status;
+      status = (await callApi(a!.credentials, "GET", "/api/v1/namespaces/short-lived")).status;
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(status).toBe(404);
@@ -144,6 +144,6 @@ tier.describe("loopback clusters (real etcd, kube-apiserver, kube-controller-man
     expect(fs.existsSync(a!.dir)).toBe(false);
     a = undefined;
     // the other cluster is untouched
-    expect((await apiRequest(b!.credentials, "GET", "/readyz")).status).toBe(200);
+    expect((await callApi(b!.credentials, "GET", "/readyz")).status).toBe(200);
   });
 });

@@ -51,11 +51,11 @@ import {
   ApiCredentials,
   ObjectLocator,
   apiGet,
-  apiRequest,
   credentialsFromKubeconfig,
   listNames,
   waitFor,
 } from "../../devkit/kube";
+import { callApi } from "../../lib/kube/rest";
 import { LAB_NEEDS } from "../../devkit/lab/useLab";
 import { putKeysScript, restoredKeyCount } from "../support/etcdData";
 import { openssl } from "../../devkit/pki";
@@ -284,13 +284,13 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     const outputs = await estate.stack.outputs();
     expect(karmada.server).toBe(estate.karmadaApiUrl);
     expect(karmada.caPem.trim()).toBe(String(outputs.caCertPem.value).trim());
-    expect((await apiRequest(karmada, "GET", "/readyz")).status).toBe(200);
+    expect((await callApi(karmada, "GET", "/readyz")).status).toBe(200);
     const review = {
       apiVersion: "authorization.k8s.io/v1",
       kind: "SelfSubjectAccessReview",
       spec: { resourceAttributes: { verb: "*", group: "*", resource: "*" } },
     };
-    const answer = await apiRequest(
+    const answer = await callApi(
       karmada,
       "POST",
       "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
@@ -341,7 +341,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     );
     const may = async (verb: string, resource: string, group: string, name?: string) =>
       (
-        await apiRequest(agent, "POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", {
+        await callApi(agent, "POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", {
           apiVersion: "authorization.k8s.io/v1",
           kind: "SelfSubjectAccessReview",
           spec: { resourceAttributes: { verb, group, resource, name } },
@@ -392,7 +392,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     };
     expect(
       (
-        await apiRequest(
+        await callApi(
           karmada,
           "POST",
           "/apis/policy.karmada.io/v1alpha1/namespaces/default/propagationpolicies",
@@ -401,7 +401,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
       ).status,
     ).toBe(201);
     expect(
-      (await apiRequest(karmada, "POST", "/apis/apps/v1/namespaces/default/deployments", deployment)).status,
+      (await callApi(karmada, "POST", "/apis/apps/v1/namespaces/default/deployments", deployment)).status,
     ).toBe(201);
     await webRunning(180_000);
     await waitFor(
@@ -787,7 +787,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     const kubeconfig = (await estate.stack.outputs()).adminKubeconfig.value;
     expect(kubeconfig).not.toBe(oldKubeconfig);
     karmada = credentialsFromKubeconfig(kubeconfig);
-    expect((await apiRequest(karmada, "GET", `/api/v1/namespaces/${NAMESPACE}`)).status).toBe(200);
+    expect((await callApi(karmada, "GET", `/api/v1/namespaces/${NAMESPACE}`)).status).toBe(200);
     await waitFor(
       "both members Ready after the rotation",
       async () =>
@@ -818,7 +818,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
     );
     expect(
       (
-        await apiRequest(
+        await callApi(
           estate.host,
           "PUT",
           `${objectPath("karmada-scheduler")}?fieldManager=kubectl-edit`,
@@ -826,9 +826,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
         )
       ).status,
     ).toBe(200);
-    expect((await apiRequest(estate.host, "DELETE", objectPath("karmada-controller-manager"))).status).toBe(
-      200,
-    );
+    expect((await callApi(estate.host, "DELETE", objectPath("karmada-controller-manager"))).status).toBe(200);
     await waitFor(
       "the controller manager Deployment gone",
       async () => (await host.get(deployment("karmada-controller-manager"))) === undefined,
@@ -986,7 +984,7 @@ tier.describe("containerized estate on the lab's real nodes (real engine)", () =
           `Karmada's cluster proxy to ${member} answering`,
           async () =>
             (
-              await apiRequest(
+              await callApi(
                 karmada,
                 "GET",
                 `/apis/cluster.karmada.io/v1alpha1/clusters/${member}/proxy/api/v1/namespaces/karmada-cluster`,

@@ -9,14 +9,8 @@ import { secretDataValue } from "../../lib/members/credentials";
 import { memberObjects } from "../../lib/members/objects";
 import type { KubeObject } from "../../lib/kube/apply";
 import { e2eTier } from "../../devkit/engine/tier";
-import {
-  ApiCredentials,
-  LoopbackCluster,
-  ObjectLocator,
-  apiRequest,
-  startCluster,
-  waitFor,
-} from "../../devkit/kube";
+import { ApiCredentials, LoopbackCluster, ObjectLocator, startCluster, waitFor } from "../../devkit/kube";
+import { callApi } from "../../lib/kube/rest";
 
 jest.setTimeout(300_000);
 
@@ -41,7 +35,7 @@ const refOf = (obj: KubeObject) => ({
 async function createAll(creds: ApiCredentials, locate: ObjectLocator, objects: KubeObject[]): Promise<void> {
   for (const obj of objects) {
     const objectPath = await locate.path(refOf(obj));
-    const res = await apiRequest(creds, "POST", objectPath.slice(0, objectPath.lastIndexOf("/")), obj);
+    const res = await callApi(creds, "POST", objectPath.slice(0, objectPath.lastIndexOf("/")), obj);
     expect({ object: objectPath, status: res.status, message: res.body?.message }).toEqual({
       object: objectPath,
       status: 201,
@@ -53,7 +47,7 @@ async function createAll(creds: ApiCredentials, locate: ObjectLocator, objects: 
 /** Deletes in reverse order, then waits until every object is gone (namespaces are finalized). */
 async function removeAll(creds: ApiCredentials, locate: ObjectLocator, objects: KubeObject[]): Promise<void> {
   for (const obj of [...objects].reverse()) {
-    const res = await apiRequest(creds, "DELETE", await locate.path(refOf(obj)));
+    const res = await callApi(creds, "DELETE", await locate.path(refOf(obj)));
     expect([200, 202, 404]).toContain(res.status);
   }
   for (const obj of objects) {
@@ -70,7 +64,7 @@ async function reviewToken(
   creds: ApiCredentials,
   token: string,
 ): Promise<{ authenticated?: boolean; user?: { username: string; groups: string[] } }> {
-  const res = await apiRequest(creds, "POST", "/apis/authentication.k8s.io/v1/tokenreviews", {
+  const res = await callApi(creds, "POST", "/apis/authentication.k8s.io/v1/tokenreviews", {
     apiVersion: "authentication.k8s.io/v1",
     kind: "TokenReview",
     spec: { token },
@@ -137,7 +131,7 @@ tier.describe("member-side objects on real API servers", () => {
         `system:serviceaccount:${serviceAccount.metadata.namespace}:${serviceAccount.metadata.name}`,
       );
       // what that identity may do, as the API server's authorizer decides for it
-      const access = await apiRequest(creds(), "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", {
+      const access = await callApi(creds(), "POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", {
         apiVersion: "authorization.k8s.io/v1",
         kind: "SubjectAccessReview",
         spec: {

@@ -18,7 +18,8 @@ import { testbedCrdBundle } from "../../devkit/lab/estate";
 import type { Lab } from "../../devkit/lab/lab";
 import { adminCredentials } from "../../devkit/lab/controlPlane";
 import { CaPair, generateCa } from "../../devkit/pki";
-import { apiGet, apiRequest, credentialsFromKubeconfig, listNames } from "../../devkit/kube";
+import { apiGet, credentialsFromKubeconfig, listNames } from "../../devkit/kube";
+import { callApi } from "../../lib/kube/rest";
 import {
   EngineEnv,
   StateResource,
@@ -146,7 +147,7 @@ tier.describe("pulumi-karmada from other languages (real engine, the lab's real 
       expect(result.outputs.kubeconfig.secret).toBe(true);
       // the workloads ran (the components awaited them): Karmada answers to the kubeconfig the program outputs
       const karmada = credentialsFromKubeconfig(result.outputs.kubeconfig.value);
-      expect((await apiRequest(karmada, "GET", "/readyz")).status).toBe(200);
+      expect((await callApi(karmada, "GET", "/readyz")).status).toBe(200);
       expect(
         (await apiGet(karmada, "/apis/rbac.authorization.k8s.io/v1/clusterroles/platform-viewer")).metadata
           .name,

@@ -22,7 +22,8 @@ import { processesIn } from "../../devkit/lab/cgroups";
 import { labLeftovers, stopLab } from "../../devkit/lab/lab";
 import { LabPlan, planLab } from "../../devkit/lab/plan";
 import { clusterFiles } from "../../devkit/lab/controlPlane";
-import { apiRequest, ApiCredentials, credentialsFromKubeconfig, waitFor } from "../../devkit/kubeClient";
+import { ApiCredentials, credentialsFromKubeconfig, waitFor } from "../../devkit/kubeClient";
+import { callApi } from "../../lib/kube/rest";
 import { bedLabSpec, readLayout } from "../../scripts/sandbox/bed";
 import { SAMPLE } from "../../scripts/sandbox/estate";
 import { lastResourcesSummary, NewMachine, newMachine, seedCache, startCommand } from "../support/newMachine";
@@ -84,7 +85,7 @@ function readmeChecks(): void {
   /** The sample's objects: the PropagationPolicy and Deployment in Karmada, the Deployment in each member, by uid. */
   const sampleUids = async () => {
     const uidAt = async (creds: ApiCredentials, apiPath: string) => {
-      const res = await apiRequest(creds, "GET", apiPath);
+      const res = await callApi(creds, "GET", apiPath);
       return res.status === 200 ? (res.body.metadata.uid as string) : `HTTP ${res.status}`;
     };
     const deployment = "/apis/apps/v1/namespaces/default/deployments/nginx";
@@ -131,7 +132,7 @@ function readmeChecks(): void {
       "the sample's Deployment, marked with its PropagationPolicy, in every member",
       async () => {
         for (const m of members()) {
-          const res = await apiRequest(
+          const res = await callApi(
             memberCredentials(m),
             "GET",
             "/apis/apps/v1/namespaces/default/deployments/nginx",

@@ -4,7 +4,8 @@
  * time, and counts a poll good when any of them answers 200 — what a load balancer that health-checks its
  * backends can offer — then reports the longest stretch without a good poll.
  */
-import { ApiCredentials, apiRequest } from "../../../devkit/kubeClient";
+import { ApiCredentials } from "../../../devkit/kubeClient";
+import { callApi } from "../../../lib/kube/rest";
 
 /** One poll: when it was sent, how long it took, and whether a server answered 200. */
 export interface AvailabilitySample {
@@ -92,7 +93,7 @@ async function failureOf(
   apiPath: string,
   timeoutMs: number,
 ): Promise<string | undefined> {
-  return apiRequest(creds, "GET", apiPath, undefined, timeoutMs).then(
+  return callApi(creds, "GET", apiPath, undefined, timeoutMs).then(
     (res) => {
       if (res.status === 200) return undefined;
       // an API server's failed health checks come as `[-]<check> failed: …` lines
