@@ -74,32 +74,39 @@ export interface StackConfig {
   readonly sshPrivateKey?: pulumi.Input<string>;
 }
 
-/** Every `karmada:*` key a stack may set (the keys of {@link StackConfig}). */
-export const STACK_CONFIG_KEYS: readonly (keyof StackConfig)[] = [
-  "hostKubeconfig",
-  "hostContext",
-  "etcd",
-  "controlPlane",
-  "crds",
-  "members",
-  "memberKubeconfigs",
-  "addons",
-  "sshPrivateKey",
-];
+/** Config namespace of every stack setting (`karmada:etcd`, `karmada:controlPlane` …). */
+export const STACK_CONFIG_NAMESPACE = "karmada";
 
-/** The settings the program reads as secrets (`config.getSecret`): their values never appear in messages. */
-export const SECRET_STACK_KEYS: readonly (keyof StackConfig)[] = [
-  "hostKubeconfig",
-  "memberKubeconfigs",
-  "sshPrivateKey",
-];
+/**
+ * How the program reads each `karmada:*` setting: a text or a structured (JSON) value, and whether it is
+ * a secret (read with `getSecret`, its value never in a message). Every key of {@link StackConfig}, once.
+ */
+export const STACK_SETTINGS = {
+  hostKubeconfig: { value: "text", secret: true },
+  hostContext: { value: "text", secret: false },
+  etcd: { value: "object", secret: false },
+  controlPlane: { value: "object", secret: false },
+  crds: { value: "object", secret: false },
+  members: { value: "object", secret: false },
+  memberKubeconfigs: { value: "object", secret: true },
+  addons: { value: "object", secret: false },
+  sshPrivateKey: { value: "text", secret: true },
+} as const satisfies Record<keyof StackConfig, { value: "text" | "object"; secret: boolean }>;
+
+/** Every `karmada:*` key a stack may set (the keys of {@link StackConfig}). */
+export const STACK_CONFIG_KEYS = Object.keys(STACK_SETTINGS) as readonly (keyof StackConfig)[];
+
+/** The settings the program reads as secrets: their values never appear in messages. */
+export const SECRET_STACK_KEYS: readonly (keyof StackConfig)[] = STACK_CONFIG_KEYS.filter(
+  (key) => STACK_SETTINGS[key].secret,
+);
 
 /** Checks the raw config object: unknown keys are errors (a typo must not silently fall back to a default). */
 export function parseStackConfig(raw: Record<string, unknown>): StackConfig {
   for (const key of Object.keys(raw)) {
     if (!(STACK_CONFIG_KEYS as readonly string[]).includes(key)) {
       throw new ConfigError(
-        `karmada:${key}`,
+        `${STACK_CONFIG_NAMESPACE}:${key}`,
         `unknown stack setting ${show(key)}`,
         STACK_CONFIG_KEYS.join(", "),
       );

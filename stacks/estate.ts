@@ -1,6 +1,6 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
-import { DEFAULT_KARMADA_VERSION, findRelease, resolveImage } from "../lib/catalog";
+import { etcdFollowingControlPlane } from "../lib/etcd/followControlPlane";
 import { EtcdCluster } from "../components/etcdCluster";
 import { Addon } from "../components/addon";
 import { KarmadaControlPlane } from "../components/karmadaControlPlane";
@@ -76,27 +76,12 @@ export function buildEstate(stackConfig: StackConfig): Estate {
         clusterIdentifier: `host-${config.hostContext ?? "default"}`,
       })
     : undefined;
-  const namespace = config.controlPlane?.namespace ?? "karmada-system";
-  // one registry setting rewrites every image, etcd's included
-  const release = findRelease(config.controlPlane?.karmadaVersion ?? DEFAULT_KARMADA_VERSION);
-  const images = config.controlPlane?.images;
-  const inCluster = config.etcd?.inCluster;
-  // a backup section turns the job on: complete it only when given
-  const backup = inCluster?.backup && {
-    toolsImage: resolveImage("etcd-backup-tools", release, images),
-    ...inCluster.backup,
-  };
   const etcd = new EtcdCluster(
     "etcd",
     (config.etcd?.mode ?? "inCluster") === "inCluster"
       ? {
           ...config.etcd,
-          inCluster: {
-            namespace,
-            image: resolveImage("etcd", release, images),
-            ...inCluster,
-            ...(backup ? { backup } : {}),
-          },
+          inCluster: etcdFollowingControlPlane(config.controlPlane ?? {}, config.etcd?.inCluster),
         }
       : config.etcd,
     { provider: hostProvider },

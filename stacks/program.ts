@@ -14,6 +14,8 @@ import {
   PlainStackSecrets,
   SECRET_STACK_KEYS,
   STACK_CONFIG_KEYS,
+  STACK_CONFIG_NAMESPACE,
+  STACK_SETTINGS,
   StackConfig,
   parseStackConfig,
   validateStackSecrets,
@@ -21,11 +23,8 @@ import {
 import { settingValue, stackSchemaErrors } from "./configSchema";
 import { Estate, buildEstate } from "./estate";
 
-export { buildEstate, parseStackConfig, validateStackSecrets };
+export { STACK_CONFIG_NAMESPACE, buildEstate, parseStackConfig, validateStackSecrets };
 export type { Estate, PlainStackSecrets, StackConfig };
-
-/** Config namespace of every stack setting (`karmada:etcd`, `karmada:controlPlane` …). */
-export const STACK_CONFIG_NAMESPACE = "karmada";
 
 /**
  * Reads the stack's `karmada:*` settings and checks them before anything registers: unknown keys at any
@@ -34,7 +33,11 @@ export const STACK_CONFIG_NAMESPACE = "karmada";
  */
 export function readStackConfig(): StackConfig {
   const cfg = new pulumi.Config(STACK_CONFIG_NAMESPACE);
-  const present = <T>(key: string, value: T | undefined) => (value === undefined ? {} : { [key]: value });
+  const read = (key: keyof StackConfig): unknown => {
+    const { value, secret } = STACK_SETTINGS[key];
+    if (value === "text") return secret ? cfg.getSecret(key) : cfg.get(key);
+    return secret ? cfg.getSecretObject(key) : cfg.getObject(key);
+  };
   const allKeys = Object.keys(pulumi.runtime.allConfig());
   checkStackSettings(allKeys);
   // every karmada:* key the stack sets, so that parseStackConfig names a misspelt one instead of ignoring it
@@ -43,26 +46,15 @@ export function readStackConfig(): StackConfig {
     .map((key) => [key.slice(STACK_CONFIG_NAMESPACE.length + 1), undefined]);
   const config = parseStackConfig({
     ...Object.fromEntries(given),
-    ...present("hostKubeconfig", cfg.getSecret("hostKubeconfig")),
-    ...present("hostContext", cfg.get("hostContext")),
-    ...present("etcd", cfg.getObject("etcd")),
-    ...present("controlPlane", cfg.getObject("controlPlane")),
-    ...present("crds", cfg.getObject("crds")),
-    ...present("members", cfg.getObject("members")),
-    ...present("memberKubeconfigs", cfg.getSecretObject<Record<string, string>>("memberKubeconfigs")),
-    ...present("addons", cfg.getObject("addons")),
-    ...present("sshPrivateKey", cfg.getSecret("sshPrivateKey")),
+    ...Object.fromEntries(
+      STACK_CONFIG_KEYS.map((key) => [key, read(key)]).filter(([, value]) => value !== undefined),
+    ),
   });
   // secrets read in plain text only to be checked now; everything else gets them as secret Outputs
-  const plain = (key: string) => pulumi.runtime.getConfig(`${STACK_CONFIG_NAMESPACE}:${key}`);
-  validateStackSecrets(
-    {
-      sshPrivateKey: plain("sshPrivateKey"),
-      memberKubeconfigs: plain("memberKubeconfigs"),
-      hostKubeconfig: plain("hostKubeconfig"),
-    },
-    config,
+  const plain: PlainStackSecrets = Object.fromEntries(
+    SECRET_STACK_KEYS.map((key) => [key, pulumi.runtime.getConfig(`${STACK_CONFIG_NAMESPACE}:${key}`)]),
   );
+  validateStackSecrets(plain, config);
   return config;
 }
 

@@ -46,7 +46,7 @@ export interface EtcdClusterArgs {
    * @default "inCluster"
    */
   readonly mode?: EtcdMode;
-  /** Settings of the in-cluster mode. @default - one member, 8Gi PVC, namespace "karmada-system" */
+  /** Settings of the in-cluster mode. @default - one member, 8Gi PVC, namespace `karmada-system` */
   readonly inCluster?: Partial<EtcdInClusterArgs> & {
     /**
      * Create the namespace. It is kept on `pulumi destroy` (deleting it would delete the PVCs) unless

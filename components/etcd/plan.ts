@@ -1,7 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { EtcdHostsSettings } from "../../lib/etcd/hosts/settings";
 import { resolveEtcdHostsSettings } from "../../lib/etcd/hosts/resolve";
-import { EtcdInClusterArgs } from "../../lib/etcd/config";
 import { EtcdInClusterSettings } from "../../lib/etcd/settings";
 import { resolveEtcdInClusterSettings } from "../../lib/etcd/resolve";
 import { validatePkiConfig } from "../../lib/pki/config-check";
@@ -76,10 +75,7 @@ export function planEtcd(
         "inCluster.createNamespace",
         `${show(createNamespace)} is not a boolean`,
       );
-      const settings = resolveEtcdInClusterSettings(
-        { namespace: "karmada-system", ...inCluster } as EtcdInClusterArgs,
-        "inCluster",
-      );
+      const settings = resolveEtcdInClusterSettings(inCluster, "inCluster");
       return { mode, inCluster: settings, createNamespace, provider };
     });
   }

@@ -3,7 +3,13 @@
  * setting. Applied to the stack's current settings and checked against the stack-file schema here, so a
  * bad edit is refused naming its field before the engine runs; secrets cannot be edited through the API.
  */
-import { STACK_CONFIG_KEYS, SECRET_STACK_KEYS, StackConfig, parseStackConfig } from "../../stacks/config";
+import {
+  STACK_CONFIG_KEYS,
+  STACK_CONFIG_NAMESPACE,
+  SECRET_STACK_KEYS,
+  StackConfig,
+  parseStackConfig,
+} from "../../stacks/config";
 import { stackSchemaErrors } from "../../stacks/configSchema";
 import { ConfigError, ConfigErrors, configErrorsOf, show } from "../../lib/validation/errors";
 import type { SettingValue } from "./estates";
@@ -18,7 +24,7 @@ export interface SettingEdit {
   readonly value: unknown;
 }
 
-const NAMESPACE = "karmada:";
+const NAMESPACE = `${STACK_CONFIG_NAMESPACE}:`;
 
 /** `value` with `leaf` set at `path` (copied along the path; nothing else is touched). */
 function setAt(value: unknown, path: readonly (string | number)[], leaf: unknown, field: string): unknown {

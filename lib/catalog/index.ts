@@ -6,4 +6,5 @@
  */
 export * from "./components";
 export * from "./images";
+export * from "./namespaces";
 export * from "./releases";

@@ -1,5 +1,6 @@
 import { CORE_COMPONENTS, KARMADA_COMPONENTS, KarmadaComponent } from "../catalog/components";
 import { resolveImage } from "../catalog/images";
+import { KARMADA_SYSTEM_NAMESPACE } from "../catalog/namespaces";
 import { DEFAULT_KARMADA_VERSION, findRelease } from "../catalog/releases";
 import { ComponentConfig, ControlPlaneConfig, componentKeyOf } from "./config";
 import { ComponentSettings, ControlPlaneSettings, EtcdConnection, ResourceRequirements } from "./settings";
@@ -12,7 +13,7 @@ export const CONTROL_PLANE_DEFAULTS = {
   createNamespace: true,
   /** The CRD bundle of the release (downloaded from its GitHub release). */
   crds: { kind: "release" },
-  namespace: "karmada-system",
+  namespace: KARMADA_SYSTEM_NAMESPACE,
   clusterDomain: "cluster.local",
   apiServerPort: 5443,
   serviceSubnet: "10.96.0.0/12",

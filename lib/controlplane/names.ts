@@ -1,4 +1,5 @@
 import { KarmadaComponent } from "../catalog/components";
+import { KARMADA_SYSTEM_NAMESPACE } from "../catalog/namespaces";
 
 /**
  * Kubernetes object names of a containerized control plane, in one place. They follow karmadactl's
@@ -17,7 +18,7 @@ export const objectNames = {
   /** Key under which kubeconfig Secrets carry the kubeconfig. */
   kubeconfigKey: "karmada.config",
   /** Namespace inside karmada-apiserver that holds Karmada's own objects. */
-  karmadaSystemNamespace: "karmada-system",
+  karmadaSystemNamespace: KARMADA_SYSTEM_NAMESPACE,
   /** Namespace inside karmada-apiserver that holds member credentials. */
   clusterNamespace: "karmada-cluster",
 } as const;

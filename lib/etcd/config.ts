@@ -12,12 +12,15 @@ export type EtcdReplicas = (typeof ETCD_IN_CLUSTER_REPLICAS)[number];
 /** Pull policies of the etcd containers. */
 export const IMAGE_PULL_POLICIES = ["Always", "IfNotPresent", "Never"] as const;
 
-/** What a user gives for an in-cluster etcd; every field but `namespace` has a default. */
+/** What a user gives for an in-cluster etcd; every field has a default. */
 export interface EtcdInClusterArgs {
   /** Name of the StatefulSet and headless Service (DNS-1035 label, at most 45 characters). @default "etcd" */
   readonly name?: string;
-  /** Host-cluster namespace of every etcd object (in `EtcdClusterArgs.inCluster`: "karmada-system"). */
-  readonly namespace: string;
+  /**
+   * Host-cluster namespace of every etcd object.
+   * @default - in a stack (and `synth`), the control plane's namespace; an EtcdCluster of its own: `karmada-system`
+   */
+  readonly namespace?: string;
   /**
    * DNS domain of the host cluster (its kubelets' `--cluster-domain`). Members advertise
    * `<pod>.<name>.<namespace>.svc.<clusterDomain>`, and the certificates and the client URL Karmada gets

@@ -1,8 +1,9 @@
-import { DEFAULT_KARMADA_VERSION, findRelease, resolveImage } from "../catalog";
+import { DEFAULT_KARMADA_VERSION, KARMADA_SYSTEM_NAMESPACE, findRelease, resolveImage } from "../catalog";
 
 /** Defaults of {@link EtcdInClusterArgs}, in one place. */
 export const ETCD_DEFAULTS = {
   name: "etcd",
+  namespace: KARMADA_SYSTEM_NAMESPACE,
   clusterDomain: "cluster.local",
   pvcSize: "8Gi",
   quotaBackendBytes: "8Gi",

@@ -24,7 +24,7 @@ export function resolveEtcdInClusterSettings(args: EtcdInClusterArgs, field = "e
   const target = backup?.target ?? {};
   const settings = {
     name: args.name ?? ETCD_DEFAULTS.name,
-    namespace: args.namespace,
+    namespace: args.namespace ?? ETCD_DEFAULTS.namespace,
     clusterDomain: args.clusterDomain ?? ETCD_DEFAULTS.clusterDomain,
     replicas: (args.replicas ?? 1) as EtcdReplicas,
     image: args.image ?? resolveImage("etcd", findRelease(DEFAULT_KARMADA_VERSION)),

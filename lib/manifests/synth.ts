@@ -2,10 +2,14 @@ import { stringify } from "yaml";
 import { ControlPlaneConfig } from "../controlplane/config";
 import { resolveControlPlaneSettings } from "../controlplane/defaults";
 import { validateControlPlaneConfig } from "../controlplane/validate";
+import {
+  CONTAINERIZED_INSTALL_ORDER,
+  InstallPhase,
+  THROUGH_KARMADA_PROVIDER,
+} from "../controlplane/installOrder";
 import { EtcdInClusterArgs } from "../etcd/config";
+import { etcdFollowingControlPlane } from "../etcd/followControlPlane";
 import { resolveEtcdInClusterSettings } from "../etcd/resolve";
-import { resolveImage } from "../catalog/images";
-import { DEFAULT_KARMADA_VERSION, findRelease } from "../catalog/releases";
 import type { KubeObject } from "../kube/object";
 import { etcdClientServiceUrl, etcdInClusterManifests } from "./etcd";
 import { karmadaApiObjects } from "./karmada";
@@ -35,33 +39,35 @@ export function synthesizeEstate(
   etcd: Partial<EtcdInClusterArgs>,
 ): SynthesizedEstate {
   validateControlPlaneConfig(controlPlane);
-  const namespace = controlPlane.namespace ?? "karmada-system";
-  const release = findRelease(controlPlane.karmadaVersion ?? DEFAULT_KARMADA_VERSION);
-  const etcdSettings = resolveEtcdInClusterSettings(
-    { namespace, image: resolveImage("etcd", release, controlPlane.images), ...etcd } as EtcdInClusterArgs,
-    "etcd",
-  );
+  const etcdSettings = resolveEtcdInClusterSettings(etcdFollowingControlPlane(controlPlane, etcd), "etcd");
   const settings = resolveControlPlaneSettings("karmada", controlPlane, {
     endpoints: [etcdClientServiceUrl(etcdSettings)],
   });
   const etcdObjects = etcdInClusterManifests(etcdSettings);
   const workloads = hostWorkloadManifests(settings);
-  const host = [
-    namespaceObject(namespace),
-    ...etcdObjects.cluster,
-    ...etcdObjects.backup,
-    ...workloads.apiServer,
-    ...workloads.aggregatedApiServer,
-    ...workloads.controllers,
-  ];
   const groups = karmadaApiObjects(settings);
-  const karmada = [
-    ...groups.namespaces,
-    ...groups.crdDependents,
-    ...groups.apiServices,
-    ...groups.rbac,
-    ...groups.bootstrap,
-  ];
+  // each install phase's objects; the CRD bundle comes separately and Secrets come from the PKI
+  const byPhase: Record<InstallPhase, KubeObject[]> = {
+    etcd: [...etcdObjects.cluster, ...etcdObjects.backup],
+    secrets: [],
+    "karmada-apiserver": workloads.apiServer,
+    "aggregated-apiserver": workloads.aggregatedApiServer,
+    "karmada-provider": [],
+    "karmada-namespaces": groups.namespaces,
+    crds: [],
+    "webhook-configurations": groups.crdDependents,
+    apiservices: groups.apiServices,
+    rbac: groups.rbac,
+    bootstrap: groups.bootstrap,
+    controllers: workloads.controllers,
+  };
+  const inOrder = (onKarmada: boolean) =>
+    CONTAINERIZED_INSTALL_ORDER.filter(
+      (step) => THROUGH_KARMADA_PROVIDER.includes(step.phase) === onKarmada,
+    ).flatMap((step) => byPhase[step.phase]);
+  // the namespace every host object lives in comes first
+  const host = [namespaceObject(settings.namespace), ...inOrder(false)];
+  const karmada = inOrder(true);
   const placeholders = karmada.flatMap((o) =>
     findPlaceholders(o).map((use) => `${o.kind}/${o.metadata.name}: ${use.path} = ${use.token}`),
   );

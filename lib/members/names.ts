@@ -4,11 +4,12 @@
  * registered by this library can be removed by karmadactl and vice versa only while they match upstream
  * exactly (pkg/util/names, pkg/karmadactl/register of Karmada v1.18).
  */
+import { KARMADA_SYSTEM_NAMESPACE } from "../catalog/namespaces";
 
 /** Namespace holding member credentials: in the member (push) and inside Karmada (both modes). */
 export const CLUSTER_NAMESPACE = "karmada-cluster";
 /** Namespace of karmada-agent in the member (pull). */
-export const AGENT_NAMESPACE = "karmada-system";
+export const AGENT_NAMESPACE = KARMADA_SYSTEM_NAMESPACE;
 /** Label karmadactl puts on every object it creates for a member. */
 export const KARMADA_SYSTEM_LABEL = { "karmada.io/system": "true" } as const;
 /** Group of every karmada-agent identity (certificate organization). */

@@ -15,7 +15,7 @@ import {
   PullOptions,
   SYNC_MODES,
 } from "./config";
-import { CLUSTER_NAMESPACE } from "./names";
+import { AGENT_NAMESPACE, CLUSTER_NAMESPACE } from "./names";
 
 /** Longest cluster name Karmada accepts: 63 minus the `karmada-es-` prefix of its execution namespace. */
 const CLUSTER_NAME_MAX = 48;
@@ -102,7 +102,7 @@ function validatePull(pull: PullOptions): void {
       pull.namespace !== CLUSTER_NAMESPACE || pull.reportSecrets === false,
       "pull.namespace",
       `${show(pull.namespace)} is where the agent's reported credentials live (their namespace, accounts and token Secrets are removed with the registration)`,
-      'a namespace of the agent\'s own (default "karmada-system"), or reportSecrets: false',
+      `a namespace of the agent's own (default ${show(AGENT_NAMESPACE)}), or reportSecrets: false`,
     );
   }
   if (pull.bootstrapTokenTtlHours !== undefined) {

@@ -5,7 +5,7 @@
  * does not then demand the other key: secrets are set apart from editing the file
  * (`pulumi config set --secret`, or the sandbox scripts), and the program names what is missing.
  */
-import { CONFIG_NAMESPACE } from "./stack-file";
+import { STACK_CONFIG_NAMESPACE as CONFIG_NAMESPACE } from "../../stacks/config";
 import { SchemaNode, mapSchema } from "./walk";
 
 /** A required field of the objects at `path` (a config path) that the program fills from `from`. */

@@ -5,11 +5,9 @@
  * error (`parseStackConfig` refuses it), and so is a key without namespace (Pulumi files it under the
  * project's name, where the program never reads it).
  */
+import { STACK_CONFIG_NAMESPACE as CONFIG_NAMESPACE } from "../../stacks/config";
 import { SECURE_VALUE, SECURE_VALUE_NAME } from "./secrets";
 import { SchemaNode } from "./walk";
-
-/** The config namespace of this program (`name` in Pulumi.yaml). */
-export const CONFIG_NAMESPACE = "karmada";
 
 /** A key of another namespace: `<namespace>:<key>` with any namespace but ours. */
 const OTHER_NAMESPACE_KEY = `^(?!${CONFIG_NAMESPACE}:)[^:]+:.+$`;
