@@ -18,16 +18,25 @@ export interface TierNeeds {
   readonly binaries?: readonly string[];
   /** Pulumi resource plugins (npm package names without `@pulumi/`), at the version the npm SDK asks for. @default [] */
   readonly plugins?: readonly string[];
-  /** Test-bed components kept off PATH, by build.sh name (`karmada-previous`, `kube-previous`). @default [] */
+  /**
+   * Test-bed components kept off PATH, by build.sh name (`karmada-previous`, `kube-previous`,
+   * `machine-image`). @default []
+   */
   readonly components?: readonly OffPathComponent[];
 }
 
-/** Test-bed components whose binaries are not on PATH (env.sh exports their bin dir instead). */
-type OffPathComponent = "kube-previous" | "karmada-previous";
+/** Test-bed components not on PATH (env.sh exports their directory instead). */
+const OFF_PATH_COMPONENTS = ["kube-previous", "karmada-previous", "machine-image"] as const;
+type OffPathComponent = (typeof OFF_PATH_COMPONENTS)[number];
 
-/** The bin dir env.sh exports for an off-PATH component: `TESTBED_KARMADA_PREVIOUS_BIN`, … */
-const binDirVariable = (component: OffPathComponent) =>
-  `TESTBED_${component.toUpperCase().replace(/-/g, "_")}_BIN`;
+/**
+ * The directory env.sh exports for an off-PATH component: the machine image's root filesystem
+ * (`TESTBED_MACHINE_IMAGE`), a previous release's bin dir (`TESTBED_KARMADA_PREVIOUS_BIN`, …).
+ */
+const componentDirVariable = (component: OffPathComponent) =>
+  component === "machine-image"
+    ? "TESTBED_MACHINE_IMAGE"
+    : `TESTBED_${component.toUpperCase().replace(/-/g, "_")}_BIN`;
 
 /** The outcome of {@link e2eTier}. */
 export interface Tier {
@@ -134,8 +143,8 @@ function findMissing(needs: TierNeeds): string[] {
     if (!found || !finished(found)) missing.push(binary);
   }
   for (const component of needs.components ?? []) {
-    const bin = env[binDirVariable(component)];
-    if (!bin || !finished(path.join(bin, "."))) missing.push(component);
+    const dir = env[componentDirVariable(component)];
+    if (!dir || !fs.existsSync(dir) || !finished(path.join(dir, "."))) missing.push(component);
   }
   const plugins = needs.plugins ?? [];
   if (plugins.length > 0) {
@@ -159,7 +168,11 @@ export function buildHint(missing: readonly string[]): string {
   const packages = new Set<string>();
   const others: string[] = [];
   for (const m of missing) {
-    const component = m.startsWith("plugin ") ? "engine" : m.endsWith("-previous") ? m : COMPONENT_OF[m];
+    const component = m.startsWith("plugin ")
+      ? "engine"
+      : (OFF_PATH_COMPONENTS as readonly string[]).includes(m)
+        ? m
+        : COMPONENT_OF[m];
     if (component) components.add(component);
     else if (SYSTEM_PACKAGE_OF[m]) packages.add(SYSTEM_PACKAGE_OF[m]);
     else others.push(m);

@@ -5,7 +5,8 @@
  * backend failing three checks gets no new connection; its open ones are left to finish, so a draining
  * API server's requests in flight complete (it closes its connections itself once drained), while a
  * connection to a machine that lost its power is closed by server-side TCP keepalives once idle. A
- * connection that cannot reach a backend is retried on another at once. docs/hosts.md shows the same
+ * connection that cannot reach a backend is retried on another at once. Every backend failing its checks
+ * at once sends connections to all of them unchecked rather than to none (see `uncheckedTwin`). docs/hosts.md shows the same
  * configuration for a user's own machines. Pure: the file's text only.
  */
 
@@ -30,11 +31,21 @@ export const HEALTH_CHECK_INTERVAL_MS = 1000;
 /** Three failed checks, not two: a false alarm under load takes a serving backend out of the pool. */
 export const HEALTH_CHECK_FALL = 3;
 /**
- * How long one check may take (ms): a machine that lost its power never answers. Not 1 s: an API server
- * just back in the pool and serving a burst of CRD writes on a loaded machine took longer to answer
- * /readyz and was marked down.
+ * How long a check may wait for its answer once connected (ms): a machine that lost its power never
+ * answers. Not 1 s: an API server just back in the pool and serving a burst of CRD writes on a loaded
+ * machine took longer to answer /readyz and was marked down. Connecting, TLS handshake included, has
+ * `timeout connect` (HAProxy takes the shorter of it and the check interval).
  */
 export const HEALTH_CHECK_TIMEOUT_MS = 2000;
+
+/**
+ * The name of a backend machine's unchecked twin: a `backup` server HAProxy uses only when every checked
+ * server is out of the pool. When all of them fail their checks at once, the checks (a host too busy to
+ * finish a TLS handshake in time) are the likelier fault than every machine at once; the load balancer
+ * then sends connections to all machines as they are (Envoy's "panic routing"), retrying a refused one on
+ * the next, instead of refusing every client.
+ */
+export const uncheckedTwin = (machine: string) => `${machine}-unchecked`;
 /**
  * The longest HAProxy takes to take a machine that stopped answering out of its pool: HEALTH_CHECK_FALL
  * checks, each up to its timeout, at most an interval apart.
@@ -75,6 +86,12 @@ export function haproxyConfig(
   for (const n of [...backends.map((b) => b.name), ...ports.map((p) => p.name)]) {
     if (!NAME.test(n)) throw new Error(`${JSON.stringify(n)} is not a usable HAProxy name`);
   }
+  const servers = backends.flatMap((b) => [b.name, uncheckedTwin(b.name)]);
+  const twice = servers.find((n, i) => servers.indexOf(n) !== i);
+  if (twice)
+    throw new Error(
+      `two backends would be named ${JSON.stringify(twice)} (each has a twin <name>-unchecked)`,
+    );
   const sections = ports.flatMap((p) => [
     `frontend ${p.name}`,
     `  bind ${address}:${p.listenPort}`,
@@ -84,6 +101,9 @@ export function haproxyConfig(
     `  option httpchk GET ${p.healthPath}`,
     "  http-check expect status 200",
     ...backends.map((b) => `  server ${b.name} ${b.address}:${p.targetPort} check check-ssl verify none`),
+    // every machine, unchecked, once no checked one is left (see uncheckedTwin)
+    "  option allbackups",
+    ...backends.map((b) => `  server ${uncheckedTwin(b.name)} ${b.address}:${p.targetPort} backup`),
     "",
   ]);
   return [

@@ -5,6 +5,7 @@ import {
   HEALTH_CHECK_TIMEOUT_MS,
   SERVER_KEEPALIVE,
   haproxyConfig,
+  uncheckedTwin,
 } from "../../../devkit/lab/loadBalancer";
 
 const BACKENDS = [
@@ -31,7 +32,7 @@ describe("haproxyConfig", () => {
         `default_backend ${port.name}`,
       ]);
       const backend = section(config, `backend ${port.name}`);
-      expect(backend.filter((l) => l.startsWith("server "))).toEqual(
+      expect(backend.filter((l) => l.startsWith("server ") && !l.endsWith(" backup"))).toEqual(
         BACKENDS.map((b) => `server ${b.name} ${b.address}:${port.targetPort} check check-ssl verify none`),
       );
     }
@@ -68,10 +69,27 @@ describe("haproxyConfig", () => {
     expect(defaults).toContain(`timeout check ${HEALTH_CHECK_TIMEOUT_MS}ms`);
   });
 
-  test("no backend, or a name HAProxy cannot take, is an error", () => {
+  test("every machine has an unchecked backup twin, all of them used once no checked machine is left", () => {
+    for (const port of CONTROL_PLANE_PORTS) {
+      const backend = section(config, `backend ${port.name}`);
+      expect(backend).toContain("option allbackups");
+      expect(backend.filter((l) => l.endsWith(" backup"))).toEqual(
+        BACKENDS.map((b) => `server ${uncheckedTwin(b.name)} ${b.address}:${port.targetPort} backup`),
+      );
+    }
+    expect(uncheckedTwin("cp1")).toBe("cp1-unchecked");
+  });
+
+  test("no backend, a name HAProxy cannot take, or two servers of one name, is an error", () => {
     expect(() => haproxyConfig("10.233.0.106", [])).toThrow(/at least one backend/);
     expect(() => haproxyConfig("10.233.0.106", [{ name: "cp 1", address: "10.0.0.1" }])).toThrow(
       /"cp 1" is not a usable HAProxy name/,
     );
+    expect(() =>
+      haproxyConfig("10.233.0.106", [
+        { name: "cp1", address: "10.0.0.1" },
+        { name: "cp1-unchecked", address: "10.0.0.2" },
+      ]),
+    ).toThrow(/two backends would be named "cp1-unchecked"/);
   });
 });

@@ -15,9 +15,9 @@ describe("e2e tier hints", () => {
     ).toBe("run scripts/testbed/build.sh etcd kube karmada engine");
   });
 
-  it("sends the previous release's components (kept off PATH) to build.sh by their own names", () => {
-    expect(buildHint(["karmada-previous", "kube-previous", "karmadactl"])).toBe(
-      "run scripts/testbed/build.sh karmada-previous kube-previous karmada",
+  it("sends the components kept off PATH (previous releases, the machine image) to build.sh by their own names", () => {
+    expect(buildHint(["karmada-previous", "kube-previous", "machine-image", "karmadactl"])).toBe(
+      "run scripts/testbed/build.sh karmada-previous kube-previous machine-image karmada",
     );
   });
 
