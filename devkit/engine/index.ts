@@ -13,3 +13,4 @@ export * from "./languageProject";
 export * from "./previousRelease";
 export * from "./cli";
 export * from "./secrets";
+export * from "./failedRun";
