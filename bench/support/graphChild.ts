@@ -11,7 +11,8 @@ import * as fs from "node:fs";
 import { externalEtcdCredentials } from "../../devkit/pki";
 import { timed } from "./figures";
 import { benchCrdSource, buildBenchEstate } from "./graphEstate";
-import { graphSettled, installBenchMocks, RecordedRequest } from "./graphMocks";
+import { installRecordingMocks } from "../../devkit/mocks";
+import { graphSettled, RecordedRequest, replayRequest } from "./graphMocks";
 import { replayGraph } from "./graphReplay";
 import { GRAPH_RUN_PREFIX, GraphRun } from "./graphRuns";
 
@@ -26,11 +27,11 @@ async function main(): Promise<void> {
   // the bare program's source: read before the clock, like a program's literals
   let shape: RecordedRequest[] | undefined =
     variant === "bare" ? JSON.parse(fs.readFileSync(shapeFile, "utf8")) : undefined;
-  const recorded: RecordedRequest[] | undefined = variant === "record" ? [] : undefined;
   // The SDK records a stack trace per promise; ts-node source-maps every one of them, a cost per
   // resource that is the same for both programs and would hide the components' own. V8's format.
   Object.assign(Error, { prepareStackTrace: undefined });
-  const counts = installBenchMocks(recorded);
+  // the outputs a real estate's controllers fill in (tokens, the kube-system UID) are read back
+  const { counts, calls } = installRecordingMocks({ record: variant === "record", controllers: true });
   const crds = benchCrdSource();
   const etcdCredentials = variant === "bare" ? undefined : externalEtcdCredentials();
   const cpuBefore = process.cpuUsage();
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
     await graphSettled();
   });
   const cpu = process.cpuUsage(cpuBefore);
-  if (recorded) fs.writeFileSync(shapeFile, JSON.stringify(recorded));
+  if (variant === "record") fs.writeFileSync(shapeFile, JSON.stringify(calls.map(replayRequest)));
   const run: GraphRun = {
     ms,
     cpuMs: (cpu.user + cpu.system) / 1000,

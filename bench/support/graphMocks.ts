@@ -1,12 +1,9 @@
 /**
- * Pulumi mocks for the graph-construction bench: a mock monitor that answers every registration and read
- * with the outputs our components read back (PEMs, random strings, token Secret data, the kube-system
- * UID), counts what it answered and, when asked, records each request's shape (type, name, parent,
- * provider, dependencies, inputs) so that a bare program can register exactly the same graph.
+ * The graph bench's requests: what the recording mocks (devkit/mocks.ts) answered, in the form a bare
+ * program replays to register exactly the same graph (bench/support/graphReplay.ts).
  */
-import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import * as settings from "@pulumi/pulumi/runtime/settings";
-import * as state from "@pulumi/pulumi/runtime/state";
+import type { RecordedCall } from "../../devkit/mocks";
 
 /** One request the monitor answered, as recorded: enough to register the same resource again. */
 export interface RecordedRequest {
@@ -44,126 +41,27 @@ export interface RecordedOptions {
   readonly deletedWith?: string;
 }
 
-/** What the monitor answered, counted per kind of request. */
-export interface MonitorCounts {
-  registrations: number;
-  reads: number;
-}
-
-const pem = (label: string, body: string) => `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
-const base64 = (text: string) => Buffer.from(text).toString("base64");
-
 /**
- * The state a resource reports back: its inputs plus the outputs the components read (certificate and
- * key PEMs, a random string, a filled ServiceAccount token Secret, the kube-system UID of a member).
+ * A request the recording mocks (devkit/mocks.ts) answered, in the replay's form: a registration's
+ * dependencies are its explicit and its inputs' together, its inputs as sent.
  */
-function cannedState(type: string, name: string, inputs: Record<string, unknown>, id?: string) {
-  switch (type) {
-    case "tls:index/privateKey:PrivateKey":
-      return { ...inputs, privateKeyPem: pem("PRIVATE KEY", name), publicKeyPem: pem("PUBLIC KEY", name) };
-    case "tls:index/selfSignedCert:SelfSignedCert":
-    case "tls:index/locallySignedCert:LocallySignedCert":
-      return { ...inputs, certPem: pem("CERTIFICATE", name), validityEndTime: "2036-01-01T00:00:00Z" };
-    case "tls:index/certRequest:CertRequest":
-      return { ...inputs, certRequestPem: pem("CERTIFICATE REQUEST", name) };
-    case "random:index/randomString:RandomString":
-    case "random:index/randomPassword:RandomPassword":
-      return { ...inputs, result: "abcdef0123456789abcdef0123456789" };
-    case "kubernetes:core/v1:Secret":
-      return (inputs as { type?: string }).type === "kubernetes.io/service-account-token"
-        ? { ...inputs, data: { token: base64(`token-${name}`), "ca.crt": base64(pem("CERTIFICATE", name)) } }
-        : inputs;
-    case "kubernetes:core/v1:Namespace":
-      return id === "kube-system"
-        ? { ...inputs, metadata: { name: "kube-system", uid: `uid-${name}` } }
-        : inputs;
-    default:
-      return inputs;
-  }
-}
-
-type Callback = (err: unknown, res: unknown) => void;
-
-/** The mock monitor: canned state, counts, and (optionally) the requests it answered. */
-class BenchMonitor extends MockMonitor {
-  constructor(
-    readonly counts: MonitorCounts,
-    private readonly recorded: RecordedRequest[] | undefined,
-  ) {
-    super({
-      newResource: (args) => ({
-        id: args.custom ? (args.id ?? `${args.name}-id`) : undefined,
-        state: cannedState(args.type, args.name, args.inputs, args.id),
-      }),
-      call: (args) => args.inputs,
-    });
-  }
-
-  async registerResource(req: any, callback: Callback): Promise<void> {
-    this.counts.registrations++;
-    this.recorded?.push({
-      op: "register",
-      ...this.common(req),
-      custom: req.getCustom(),
-      dependencies: [
-        ...new Set<string>([
-          ...req.getDependenciesList(),
-          ...[...req.getPropertydependenciesMap().entries()].flatMap(([, deps]: [string, any]) =>
-            deps.getUrnsList(),
-          ),
-        ]),
-      ],
-      inputs: req.getObject()?.toJavaScript() ?? {},
-    });
-    return super.registerResource(req, callback);
-  }
-
-  async readResource(req: any, callback: Callback): Promise<void> {
-    this.counts.reads++;
-    this.recorded?.push({
-      op: "read",
-      ...this.common(req),
-      custom: true,
-      dependencies: req.getDependenciesList(),
-      inputs: req.getProperties()?.toJavaScript() ?? {},
-      id: req.getId(),
-    });
-    return super.readResource(req, callback);
-  }
-
-  private common(req: any) {
-    const parent: string = req.getParent() ?? "";
-    return {
-      type: req.getType() as string,
-      name: req.getName() as string,
-      urn: (this as unknown as { newUrn(p: string, t: string, n: string): string }).newUrn(
-        parent,
-        req.getType(),
-        req.getName(),
-      ),
-      parent,
-      provider: (req.getProvider() as string) ?? "",
-    };
-  }
-}
-
-/**
- * Installs the bench's mocks (as `pulumi.runtime.setMocks` does, all features but output values) and
- * returns the live counts; with `record`, every request is appended to it.
- */
-export function installBenchMocks(record?: RecordedRequest[]): MonitorCounts {
-  const counts: MonitorCounts = { registrations: 0, reads: 0 };
-  settings.setMockOptions(new BenchMonitor(counts, record), "project", "stack", false);
-  const store = (state as any).getStore();
-  Object.assign(store, {
-    supportsSecrets: true,
-    supportsResourceReferences: true,
-    supportsOutputValues: false,
-    supportsDeletedWith: true,
-    supportsAliasSpecs: true,
-    supportsTransforms: false,
-  });
-  return counts;
+export function replayRequest(call: RecordedCall): RecordedRequest {
+  const shared = {
+    type: call.type,
+    name: call.name,
+    urn: call.urn,
+    parent: call.parentUrn,
+    provider: call.provider,
+    inputs: call.wireInputs,
+  };
+  return call.op === "register"
+    ? {
+        op: "register",
+        ...shared,
+        custom: call.custom,
+        dependencies: [...new Set([...call.dependencies, ...call.inputDependencies])],
+      }
+    : { op: "read", ...shared, custom: true, dependencies: call.dependencies, id: call.id };
 }
 
 /**

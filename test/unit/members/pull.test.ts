@@ -10,7 +10,8 @@ import {
   through,
   transitiveDependencies,
 } from "./estate";
-import { simulatedMemberCa, simulatedReads, simulatedSignedCert, simulatedToken, unb64 } from "./simulate";
+import { simulatedMemberCa, simulatedSignedCert, simulatedToken, unb64 } from "./simulate";
+import { currentRecordingMocks } from "../../../devkit/mocks";
 
 const AGENT_USER = (c: string) => ({
   apiGroup: "rbac.authorization.k8s.io",
@@ -308,7 +309,7 @@ describe("MemberRegistration, pull mode (karmadactl register)", () => {
     for (const cluster of ["direct", "token"]) {
       const obj = parts(cluster).objects.get(`Cluster//${cluster}`)!;
       const member = find(estate.records, "pulumi:providers:kubernetes", `member-${cluster}`);
-      const read = simulatedReads.find((r) => r.name === `${cluster}-member-kube-system`)!;
+      const read = currentRecordingMocks()!.reads.find((r) => r.name === `${cluster}-member-kube-system`)!;
       expect(read).toMatchObject({ type: "kubernetes:core/v1:Namespace", id: "kube-system" });
       expect(read.provider.startsWith(`${member.urn}::`)).toBe(true);
       // a child of the registration: `<component type>$<type>::<name>`
