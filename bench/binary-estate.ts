@@ -1,7 +1,7 @@
 /**
  * Bench: the local estate of `npm start` (etcd on 3 systemd machines, the control plane as services on 2
  * behind HAProxy, 2 push + 1 pull members) with the real engine. Each round, on machines reinstalled from
- * the image: `up` from nothing; the floor by hand (scripts/sandbox/floor.ts: every service unit stopped
+ * the image: `up` from nothing; the floor by hand (devkit/sandbox/floor.ts: every service unit stopped
  * in destroy order, started in install order until healthy); the pull member's agent started, as
  * `npm start` does, and every Cluster Ready (not measured); a no-change `up` (after one unmeasured, which
  * warms the fresh API servers), a preview, a one-component rolling upgrade (karmada-scheduler to a staged
@@ -22,10 +22,10 @@ import { EngineEvent, LocalWorkspace, OpMap, PulumiCommand, Stack } from "@pulum
 import * as fs from "fs";
 import * as path from "path";
 import { reinstallMachine } from "../devkit/lab/machine";
-import { ByHand, runningServices, rollByHand, startAllByHand, stopAllByHand } from "../scripts/sandbox/floor";
-import { stopPullAgent } from "../scripts/sandbox/agent";
-import { startAgentsAndWait, writeAdminKubeconfig } from "../scripts/sandbox/estate";
-import { LOCAL_RUN_OPTIONS, LocalStack, SettingsEdit } from "../scripts/sandbox/stack";
+import { ByHand, runningServices, rollByHand, startAllByHand, stopAllByHand } from "../devkit/sandbox/floor";
+import { stopPullAgent } from "../devkit/sandbox/agent";
+import { startAgentsAndWait, writeAdminKubeconfig } from "../devkit/sandbox/estate";
+import { LOCAL_RUN_OPTIONS, LocalStack, SettingsEdit } from "../devkit/sandbox/stack";
 import { LocalEstate, stageSchedulerVersion, startLocalEstate } from "../devkit/engine/localEstate";
 import { CpuMeter, describeCpuUse } from "./support/cpuUse";
 import { deleteSchedules, StateResource } from "./support/deleteSchedule";

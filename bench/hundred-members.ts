@@ -20,8 +20,8 @@
 import type { EngineEvent } from "@pulumi/pulumi/automation";
 import * as fs from "fs";
 import { ApiCredentials, apiGet, credentialsFromKubeconfig, waitFor } from "../devkit/kubeClient";
-import { startAgentsAndWait, writeAdminKubeconfig } from "../scripts/sandbox/estate";
-import { LOCAL_RUN_OPTIONS, SettingsEdit } from "../scripts/sandbox/stack";
+import { startAgentsAndWait, writeAdminKubeconfig } from "../devkit/sandbox/estate";
+import { LOCAL_RUN_OPTIONS, SettingsEdit } from "../devkit/sandbox/stack";
 import { LocalEstate, startLocalEstate } from "../devkit/engine/localEstate";
 import { CpuMeter, CpuUse, describeCpuUse } from "./support/cpuUse";
 import { EngineStepClock, describeKindTimings, timingsByKind } from "./support/engineTimings";

@@ -10,8 +10,8 @@ import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation"
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { projectFileForJavaScript, transpileSources } from "../../scripts/sandbox/program";
-import { LOCAL_STACK, LocalStack } from "../../scripts/sandbox/stack";
+import { projectFileForJavaScript, transpileSources } from "../../devkit/sandbox/program";
+import { LOCAL_STACK, LocalStack } from "../../devkit/sandbox/stack";
 
 /** The replay program's sources (relative to the repository) and its entry in the transpiled tree. */
 const SOURCES = [

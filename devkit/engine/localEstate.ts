@@ -7,7 +7,7 @@ import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation"
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { stopPullAgent } from "../../scripts/sandbox/agent";
+import { stopPullAgent } from "../sandbox/agent";
 import {
   Bed,
   bedLabSpec,
@@ -16,10 +16,10 @@ import {
   replaceControlPlaneHost,
   startBed,
   stopBed,
-} from "../../scripts/sandbox/bed";
+} from "../sandbox/bed";
 import { namespaceExists } from "../lab/network";
 import { planLab } from "../lab/plan";
-import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../../scripts/sandbox/stack";
+import { LOCAL_STACK, LocalStack, prepareLocalStack, SettingsEdit } from "../sandbox/stack";
 import { E2E_ENGINE_SETTINGS } from "./env";
 import { reportedVersion, requireBinary } from "../testbed";
 import { TierNeeds } from "./tier";
@@ -63,7 +63,7 @@ export interface LocalEstate {
   readonly bed: Bed;
   /**
    * Puts spare machine `replacement` in place of control-plane machine `lost`: the load balancer's pool
-   * becomes the machines left plus the new one (scripts/sandbox/bed.ts); `bed` then lists it.
+   * becomes the machines left plus the new one (devkit/sandbox/bed.ts); `bed` then lists it.
    */
   replaceControlPlaneHost(lost: string, replacement: string): Promise<void>;
   /** The stack with the repository's settings, changed by `edit` (e.g. a component upgrade). */

@@ -1,7 +1,7 @@
 /**
  * A real `pulumi preview --json` of the local estate — the stacks/ program with Pulumi.local.yaml, the
  * stack `npm start` deploys — without its machines or clusters. The stack is prepared exactly as
- * scripts/sandbox/stack.ts prepares it for `npm start`, from a placeholder bed instead of a running one:
+ * devkit/sandbox/stack.ts prepares it for `npm start`, from a placeholder bed instead of a running one:
  *
  * - machines get a generated host key; binaries a placeholder mirror URL and sha256 (the
  *   preview runs no command, so nothing is fetched and no SSH connection is made);
@@ -19,9 +19,9 @@ import { execFileSync, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { readLayout } from "../sandbox/bed";
-import { MirroredArtifact } from "../sandbox/mirror";
-import { LOCAL_STACK, prepareLocalStack, StackBed } from "../sandbox/stack";
+import { readLayout } from "../../devkit/sandbox/bed";
+import { MirroredArtifact } from "../../devkit/sandbox/mirror";
+import { LOCAL_STACK, prepareLocalStack, StackBed } from "../../devkit/sandbox/stack";
 import { pinnedHostKey } from "../../devkit/hosts/testbed";
 import { REPO_ROOT, testbedEnv } from "../../devkit/testbed";
 import { startCluster } from "../../devkit/kube/cluster";

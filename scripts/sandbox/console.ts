@@ -10,8 +10,8 @@ import { spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { findBinary, REPO_ROOT } from "../../devkit/testbed";
-import { sandboxDir } from "./estate";
-import { localEngineEnv } from "./stack";
+import { sandboxDir } from "../../devkit/sandbox/estate";
+import { localEngineEnv } from "../../devkit/sandbox/stack";
 
 function main(argv: readonly string[]): void {
   const dir = sandboxDir();

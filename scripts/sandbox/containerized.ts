@@ -23,9 +23,9 @@ import { clusterFiles } from "../../devkit/lab/controlPlane";
 import { testbedCrdBundle } from "../../devkit/lab/estate";
 import { clusterOf, planLab } from "../../devkit/lab/plan";
 import { REPO_ROOT, requireBinary, testbedEnv } from "../../devkit/testbed";
-import { readyClusters } from "./estate";
+import { readyClusters } from "../../devkit/sandbox/estate";
 import { runSandboxCommand } from "./command";
-import { discardSandboxState, LocalStack, prepareSandboxStack } from "./stack";
+import { discardSandboxState, LocalStack, prepareSandboxStack } from "../../devkit/sandbox/stack";
 
 /** The stack's name; its settings are the repository's Pulumi.sandbox.yaml. */
 export const SANDBOX_STACK = "sandbox";

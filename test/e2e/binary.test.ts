@@ -20,20 +20,20 @@ import * as fs from "fs";
 import * as path from "path";
 import * as tls from "tls";
 import { promisify } from "util";
-import { BedHost } from "../../scripts/sandbox/bed";
+import { BedHost } from "../../devkit/sandbox/bed";
 import { describeReadmeCommands } from "./readmeCommands";
 import { awaitMachine, bootMachine, onMachine, powerOffMachine } from "../../devkit/lab/machine";
 import { processesIn } from "../../devkit/lab/cgroups";
 import { HEALTH_CHECK_DETECTION_MS, HEALTH_CHECK_INTERVAL_MS } from "../../devkit/lab/loadBalancer";
 import { destructiveStatefulSteps } from "../../lib/preview/stateful";
-import { removeSample, SAMPLE, startAgentsAndWait, writeAdminKubeconfig } from "../../scripts/sandbox/estate";
+import { removeSample, SAMPLE, startAgentsAndWait, writeAdminKubeconfig } from "../../devkit/sandbox/estate";
 import {
   atPreviousRelease,
   LOCAL_RUN_OPTIONS,
   LocalStack,
   localStackConfig,
   SettingsEdit,
-} from "../../scripts/sandbox/stack";
+} from "../../devkit/sandbox/stack";
 import { inNamespace } from "../../devkit/lab/network";
 import { DEFAULT_KARMADA_VERSION, findRelease } from "../../lib/catalog";
 import {
@@ -258,7 +258,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
     await timed("cp2 boots", () => awaitMachine(estate.bed.lab.plan, cp2.machine, bootMachine(cp2.machine)));
     const result = await timed("up (converge)", () => upOf(stack));
     expect(result.summary.result).toBe("succeeded");
-    // every host of the estate is pinned (scripts/sandbox/stack.ts): no warning about unpinned hosts
+    // every host of the estate is pinned (devkit/sandbox/stack.ts): no warning about unpinned hosts
     expect(result.stdout).not.toContain("without a pinned hostKey");
     const outputs = await stack.outputs();
     expect(outputs.adminKubeconfig.secret).toBe(true);
@@ -905,7 +905,7 @@ tier.describe("the local estate (npm start's), control plane on hosts", () => {
         );
       }
     }
-    // the pull member's agent follows its Deployment's new image (scripts/sandbox/agent.ts)
+    // the pull member's agent follows its Deployment's new image (devkit/sandbox/agent.ts)
     await timed("clusters ready after the upgrade", () =>
       startAgentsAndWait(estate.bed, adminKubeconfigFile),
     );

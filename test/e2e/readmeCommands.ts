@@ -24,8 +24,8 @@ import { LabPlan, planLab } from "../../devkit/lab/plan";
 import { clusterFiles } from "../../devkit/lab/controlPlane";
 import { ApiCredentials, credentialsFromKubeconfig, waitFor } from "../../devkit/kubeClient";
 import { callApi } from "../../lib/kube/rest";
-import { bedLabSpec, readLayout } from "../../scripts/sandbox/bed";
-import { SAMPLE } from "../../scripts/sandbox/estate";
+import { bedLabSpec, readLayout } from "../../devkit/sandbox/bed";
+import { SAMPLE } from "../../devkit/sandbox/estate";
 import { lastResourcesSummary, NewMachine, newMachine, seedCache, startCommand } from "../support/newMachine";
 
 /** Longest a command may take before the suite calls it hung. */

@@ -1,4 +1,4 @@
-import { bedLabSpec, LOAD_BALANCER, readLayout } from "../../../scripts/sandbox/bed";
+import { bedLabSpec, LOAD_BALANCER, readLayout } from "../../../devkit/sandbox/bed";
 import { planLab } from "../../../devkit/lab/plan";
 
 describe("bedLabSpec: the lab of the local estate", () => {

@@ -1,12 +1,12 @@
 /**
  * The stacks program as `npm start`, the diagrams and the local estate's e2e run it: transpiled to
- * JavaScript file by file into a project copy (scripts/sandbox/program.ts). What it imports besides
+ * JavaScript file by file into a project copy (devkit/sandbox/program.ts). What it imports besides
  * TypeScript — the stack-file schema it checks its settings against — must travel with it.
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { programSources, transpileStacksProgram } from "../../../scripts/sandbox/program";
+import { programSources, transpileStacksProgram } from "../../../devkit/sandbox/program";
 
 describe("the transpiled stacks program", () => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "pk-program-"));

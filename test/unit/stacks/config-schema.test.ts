@@ -31,7 +31,7 @@ jest.mock("../../../lib/crds/load", () => ({
 
 const ROOT = join(__dirname, "../../..");
 const STACK_FILES = ["Pulumi.local.yaml", "Pulumi.dev.yaml", "Pulumi.prod.yaml", "Pulumi.sandbox.yaml"];
-/** Stack files complete but for their secrets (scripts/sandbox/stack.ts adds Pulumi.local.yaml's binaries). */
+/** Stack files complete but for their secrets (devkit/sandbox/stack.ts adds Pulumi.local.yaml's binaries). */
 const COMPLETE_STACK_FILES = STACK_FILES.filter((file) => file !== "Pulumi.local.yaml");
 const MODELINE = `# yaml-language-server: $schema=./${SCHEMA_PATH}`;
 

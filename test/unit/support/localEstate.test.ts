@@ -2,7 +2,7 @@
  * The local estate refuses to start over another one (an `npm start` estate left up, a suite or bench
  * still running): its lab's network namespace is looked up, never its addresses probed.
  */
-import { readLayout } from "../../../scripts/sandbox/bed";
+import { readLayout } from "../../../devkit/sandbox/bed";
 import { localLabRunning } from "../../../devkit/engine/localEstate";
 
 describe("localLabRunning", () => {

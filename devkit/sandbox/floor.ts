@@ -10,14 +10,14 @@ import * as fs from "fs";
 import * as https from "https";
 import * as http from "http";
 import * as path from "path";
-import { onMachine } from "../../devkit/lab/machine";
-import { LabPlan, MachinePlan } from "../../devkit/lab/plan";
+import { onMachine } from "../lab/machine";
+import { LabPlan, MachinePlan } from "../lab/plan";
 import { CONTROL_PLANE_STOP_GRACE_SECONDS } from "../../lib/controlplane/hosts/serviceSpec";
 import { DEFAULT_STOP_GRACE_SECONDS } from "../../lib/hosts/service";
 import { Bed, BedHost } from "./bed";
 
 /** How a service proves it is up: an HTTP(S) endpoint answering 200 (TLS not verified: timing only). */
-export interface HealthProbe {
+interface HealthProbe {
   readonly url: string;
   /** Client certificate and key files, on this machine (etcd requires one). */
   readonly clientCert?: { readonly cert: string; readonly key: string };

@@ -8,21 +8,16 @@
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
-import { requireBinary } from "../../devkit/testbed";
-import { apiGet, credentialsFromKubeconfig } from "../../devkit/kubeClient";
-import {
-  isRecordedProcessRunning,
-  readPidFile,
-  startProcess,
-  stopRecordedProcesses,
-} from "../../devkit/processes";
-import { labPlace } from "../../devkit/lab/lab";
-import { launcherPath } from "../../devkit/lab/place";
-import type { LabPlan } from "../../devkit/lab/plan";
+import { requireBinary } from "../testbed";
+import { apiGet, credentialsFromKubeconfig } from "../kubeClient";
+import { isRecordedProcessRunning, readPidFile, startProcess, stopRecordedProcesses } from "../processes";
+import { labPlace } from "../lab/lab";
+import { launcherPath } from "../lab/place";
+import type { LabPlan } from "../lab/plan";
 import { BedMember, PreviousRelease } from "./bed";
 
 /** The agent's command line: the Deployment's flags with the files and listeners of the process. */
-export function agentArgs(
+function agentArgs(
   deploymentCommand: readonly string[],
   files: { karmadaKubeconfig: string; memberKubeconfig: string },
   address: string,

@@ -12,14 +12,14 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { parse } from "yaml";
-import { clusterFiles } from "../../devkit/lab/controlPlane";
-import { ensureLab, Lab, LabStart, labPlace, recordedSpec, stopLab } from "../../devkit/lab/lab";
-import { CONTROL_PLANE_PORTS, haproxyConfig } from "../../devkit/lab/loadBalancer";
-import { machineAccess, machineFiles, machineHostKey, onMachine } from "../../devkit/lab/machine";
-import { clusterOf, LabPlan, LabSpec, machineOf, MachinePlan, planLab } from "../../devkit/lab/plan";
-import { startIn } from "../../devkit/lab/place";
-import { portOpen, waitForPort } from "../../devkit/hosts/testbed";
-import { REPO_ROOT, reportedVersion, requireBinary, testbedEnv } from "../../devkit/testbed";
+import { clusterFiles } from "../lab/controlPlane";
+import { ensureLab, Lab, LabStart, labPlace, recordedSpec, stopLab } from "../lab/lab";
+import { CONTROL_PLANE_PORTS, haproxyConfig } from "../lab/loadBalancer";
+import { machineAccess, machineFiles, machineHostKey, onMachine } from "../lab/machine";
+import { clusterOf, LabPlan, LabSpec, machineOf, MachinePlan, planLab } from "../lab/plan";
+import { startIn } from "../lab/place";
+import { portOpen, waitForPort } from "../hosts/testbed";
+import { REPO_ROOT, reportedVersion, requireBinary, testbedEnv } from "../testbed";
 import { execFileSync } from "child_process";
 import { MirroredArtifact, packMirror } from "./mirror";
 
@@ -34,14 +34,14 @@ export const LOAD_BALANCER = "lb";
 const MIRROR_PORT = 8080;
 
 /** A machine of the estate as the stack settings name it. */
-export interface HostAddress {
+interface HostAddress {
   readonly name: string;
   readonly address: string;
   readonly port: number;
 }
 
 /** A member cluster as the stack settings name it. */
-export interface MemberAddress {
+interface MemberAddress {
   readonly clusterName: string;
   readonly mode: "Push" | "Pull";
   readonly apiEndpoint: string;
@@ -252,7 +252,7 @@ async function startMirror(plan: LabPlan, mirrorDir: string): Promise<void> {
  * Configures HAProxy on the load balancer for `backends` and (re)loads it: a reload keeps the connections
  * it has. The configuration is checked by `haproxy -c` on the machine before it replaces the old one.
  */
-export async function configureLoadBalancer(plan: LabPlan, backends: readonly HostAddress[]): Promise<void> {
+async function configureLoadBalancer(plan: LabPlan, backends: readonly HostAddress[]): Promise<void> {
   const lb = machineOf(plan, LOAD_BALANCER);
   const config = Buffer.from(haproxyConfig(lb.address, backends)).toString("base64");
   await onMachine(

@@ -1,13 +1,13 @@
 /**
  * TEST BED ONLY: the offline artifact mirror of the local estate — an HTTP server over the mirror's
- * tarballs (scripts/sandbox/mirror.ts), run by scripts/sandbox/bed.ts in the lab's network namespace on
+ * tarballs (devkit/sandbox/mirror.ts), run by devkit/sandbox/bed.ts in the lab's network namespace on
  * its gateway address, where the machines (which have no other network) download from it.
  *
- *   ts-node --transpile-only scripts/sandbox/mirror-server.ts <dir> <address> <port>
+ *   ts-node --transpile-only devkit/sandbox/mirror-server.ts <dir> <address> <port>
  *
  * Stops on SIGTERM, or with the lab.
  */
-import { serveDirectory } from "../../devkit/hosts/fileServer";
+import { serveDirectory } from "../hosts/fileServer";
 
 async function main(dir: string, address: string, port: number): Promise<void> {
   const mirror = await serveDirectory(dir, address, port);

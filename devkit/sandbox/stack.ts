@@ -1,7 +1,7 @@
 /**
  * The local estate's stack: the repository's stacks/ program, stack `local`, in a project copy under the
  * sandbox directory (the CLI writes `Pulumi.local.yaml` next to Pulumi.yaml, and it must not write into the
- * repository), run as JavaScript transpiled from the sources (scripts/sandbox/program.ts). The settings
+ * repository), run as JavaScript transpiled from the sources (devkit/sandbox/program.ts). The settings
  * are the repository's Pulumi.local.yaml plus what only this machine knows, taken from the running bed:
  * the machines' pinned host keys, the mirror's URLs and sha256, the test bed's etcd version and CRD
  * bundle, and the secrets (SSH key, member kubeconfigs).
@@ -10,8 +10,9 @@ import { execFileSync, spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { parse, stringify } from "yaml";
-import { engineEnvironment, mirrorStacksProject } from "../../devkit/engine";
-import { REPO_ROOT, findBinary, testbedEnv } from "../../devkit/testbed";
+import { engineEnvironment } from "../engine/env";
+import { mirrorStacksProject } from "../engine/project";
+import { REPO_ROOT, findBinary, testbedEnv } from "../testbed";
 import { Bed, LOCAL_STACK_FILE } from "./bed";
 import { projectFileForJavaScript, transpileStacksProgram } from "./program";
 
@@ -88,7 +89,7 @@ export type StackBed = Pick<Bed, "sshKeyPath" | "artifacts" | "etcdVersion" | "c
 };
 
 /** A machine by name with its pinned SSH host key. */
-export interface PinnedHost {
+interface PinnedHost {
   readonly name: string;
   readonly hostKey: string;
 }
@@ -188,7 +189,7 @@ export interface SandboxStackSpec {
  */
 export function prepareSandboxStack(dir: string, spec: SandboxStackSpec): LocalStack {
   const workDir = mirrorStacksProject(path.join(dir, "project"));
-  // the engine runs the program as JavaScript, as it runs the published package (scripts/sandbox/program.ts)
+  // the engine runs the program as JavaScript, as it runs the published package (devkit/sandbox/program.ts)
   const entry = transpileStacksProgram(path.join(workDir, PROGRAM_DIR));
   const projectFile = path.join(workDir, "Pulumi.yaml");
   fs.writeFileSync(
@@ -313,7 +314,7 @@ type MemberEntry = { readonly clusterName: string; readonly apiEndpoint: string 
  * members an edit added on a bed member's API server (many Clusters on one server) use that entry
  * (stacks/config.ts `kubeconfigSource`) — a copy each would outgrow what the engine can pass to the program.
  */
-export function memberKubeconfigSecrets(
+function memberKubeconfigSecrets(
   bed: Pick<StackBed, "members">,
   members: readonly MemberEntry[],
 ): Record<string, string> {

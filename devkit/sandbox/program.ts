@@ -10,7 +10,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 import { parse, stringify } from "yaml";
-import { REPO_ROOT } from "../../devkit/testbed";
+import { REPO_ROOT } from "../testbed";
 
 /**
  * What the stacks program is made of, relative to the repository root: its TypeScript, and the JSON it
