@@ -27,7 +27,7 @@ export type {
   ControlPlaneHostsConfig,
 } from "./lib/controlplane/hosts/config";
 export type { CrdSource } from "./lib/crds/source";
-export type { EtcdBackupArgs, EtcdHostsArgs, EtcdSnapshotSource } from "./lib/etcd/hosts/args";
+export type { EtcdBackupArgs, EtcdHostsArgs, EtcdSnapshotSource } from "./lib/etcd/hosts/config";
 export type { EtcdInClusterArgs } from "./lib/etcd/config";
 export type { EtcdStorage, EtcdBackupTarget } from "./lib/etcd/settings";
 export type { ArtifactSource } from "./lib/hosts/artifact";
@@ -48,7 +48,7 @@ export type { CaSource } from "./lib/pki/issue-args";
 export type { RotationSettings } from "./lib/pki/rotation";
 export type { ControlPlaneComponent } from "./lib/controlplane/flags-ports";
 export type { BinaryFamily, ComponentBinary } from "./lib/controlplane/hosts/binaries";
-export type { ControlPlaneHostPaths, ControlPlaneHostsSettings } from "./lib/controlplane/hosts/resolved";
+export type { ControlPlaneHostPaths, ControlPlaneHostsSettings } from "./lib/controlplane/hosts/settings";
 export type {
   ApiServerServiceType,
   ApiServerSettings,

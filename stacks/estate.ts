@@ -5,7 +5,7 @@ import { EtcdCluster } from "../components/etcdCluster";
 import { Addon } from "../components/addon";
 import { KarmadaControlPlane } from "../components/karmadaControlPlane";
 import { MemberRegistration } from "../components/memberRegistration";
-import { defaultTarget } from "../lib/addons/config";
+import { defaultTarget } from "../lib/addons/defaults";
 import { kubeconfigSource, StackConfig } from "./config";
 
 /** What one environment's estate exposes. */

@@ -1,11 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import {
-  AddonKind,
-  AddonTarget,
-  BuiltinOverrides,
-  HelmChartConfig,
-  validateAddonConfig,
-} from "../../lib/addons/config";
+import { AddonKind, AddonTarget, BuiltinOverrides, HelmChartConfig } from "../../lib/addons/config";
+import { validateAddonConfig } from "../../lib/addons/validate";
 import { loadManifests } from "../../lib/addons/manifests";
 import { ConfigError, ErrorCollector, check, show } from "../../lib/validation/errors";
 import type { AddonArgs, AddonMember } from "./args";

@@ -2,7 +2,7 @@
  * What an {@link EtcdCluster} is given: its Args and the values its fields accept. Apart from the
  * component so that its plan (etcd/plan.ts) reads the Args type without importing the component.
  */
-import type { EtcdHostsArgs } from "../../lib/etcd/hosts/args";
+import type { EtcdHostsArgs } from "../../lib/etcd/hosts/config";
 import type { EtcdInClusterArgs } from "../../lib/etcd/config";
 import type { CaSource } from "../../lib/pki/issue";
 import type { RotationSettings } from "../../lib/pki/rotation";

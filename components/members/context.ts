@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { MemberSettings } from "../../lib/members/config";
+import { MemberSettings } from "../../lib/members/settings";
 import type { KarmadaControlPlane } from "../karmadaControlPlane";
 
 /** What every part of one member's registration is built with. */

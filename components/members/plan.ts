@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { MemberSettings, resolveMemberSettings } from "../../lib/members/config";
+import { resolveMemberSettings } from "../../lib/members/resolve";
+import { MemberSettings } from "../../lib/members/settings";
 import { validateMemberConfig } from "../../lib/members/validate";
 import { ConfigError, ErrorCollector, show } from "../../lib/validation/errors";
 import { KarmadaControlPlane } from "../karmadaControlPlane";

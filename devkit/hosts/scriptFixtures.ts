@@ -1,6 +1,6 @@
 import { TEST_SSH_KEY } from "../sshKey";
 import { EtcdHostsPlan, planEtcdHosts } from "../../lib/etcd/hosts/plan";
-import { EtcdHostsArgs } from "../../lib/etcd/hosts/args";
+import { EtcdHostsArgs } from "../../lib/etcd/hosts/config";
 import { EtcdHostsSettings } from "../../lib/etcd/hosts/settings";
 import { resolveEtcdHostsSettings } from "../../lib/etcd/hosts/resolve";
 import { HostSpec } from "../../lib/hosts/spec";

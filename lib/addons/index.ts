@@ -1,4 +1,6 @@
 export * from "./builtins";
 export * from "./config";
+export * from "./defaults";
 export * from "./estimator";
 export * from "./manifests";
+export * from "./validate";

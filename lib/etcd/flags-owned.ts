@@ -11,7 +11,7 @@ const MEMBERS = "replicas, name and namespace (the StatefulSet's pods behind its
  * identity, data directory, https listeners and their certificates, membership, backend quota.
  * `validateEtcdInClusterSettings` refuses them in `extraArgs`; the rest (`snapshot-count`,
  * `heartbeat-interval`…) is tunable. etcd on hosts takes no `extraArgs`: its config file is generated
- * whole (lib/etcd/hosts/config.ts).
+ * whole (lib/etcd/hosts/etcdConfigFile.ts).
  */
 export const ETCD_OWNED_FLAGS: OwnedFlags = {
   name: MEMBERS,

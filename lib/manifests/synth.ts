@@ -1,6 +1,6 @@
 import { stringify } from "yaml";
 import { ControlPlaneConfig } from "../controlplane/config";
-import { resolveControlPlaneSettings } from "../controlplane/defaults";
+import { resolveControlPlaneSettings } from "../controlplane/resolve";
 import { validateControlPlaneConfig } from "../controlplane/validate";
 import {
   CONTAINERIZED_INSTALL_ORDER,

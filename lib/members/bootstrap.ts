@@ -4,7 +4,7 @@ import type { KubeObject, SecretPlace } from "../kube/object";
 import { CertSpec, LEAF_BASE_USES } from "../pki/certificates";
 import { rotationTrigger } from "../pki/rotation";
 import { ConfigError } from "../validation/errors";
-import type { MemberSettings } from "./config";
+import type { MemberSettings } from "./settings";
 import { AGENT_CSR_SIGNER, AGENT_GROUP, BOOTSTRAP_TOKEN, MemberObjectNames } from "./names";
 
 /** Form of a bootstrap token `<id>.<secret>` (Kubernetes' BootstrapTokenPattern). */

@@ -1,5 +1,5 @@
 import type { KubeObject } from "../kube/object";
-import { MemberSettings } from "./config";
+import { MemberSettings } from "./settings";
 import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL } from "./names";
 
 /** API version and kind of the Cluster object (served by karmada-aggregated-apiserver, not a CRD). */

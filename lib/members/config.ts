@@ -1,5 +1,4 @@
-import { DEFAULT_LEAF_VALIDITY_HOURS } from "../pki/certificates";
-import { AGENT_NAMESPACE, CLUSTER_NAMESPACE, MemberObjectNames, memberObjectNames } from "./names";
+/** What a member registration is given: its configuration as written in a stack or a program. */
 
 /** How Karmada reaches the member: it pushes (controller-manager) or the member pulls (karmada-agent). */
 export type SyncMode = "Push" | "Pull";
@@ -158,85 +157,4 @@ export interface MemberRegistrationConfig {
    * the agent). Set it, `pulumi up`, then destroy. @default false
    */
   readonly forceRemove?: boolean;
-}
-
-/** Resolved pull options. */
-interface PullSettings {
-  readonly replicas: number;
-  readonly identity: AgentIdentity;
-  readonly extraArgs: Readonly<Record<string, string>>;
-  readonly karmadaApiEndpoint?: string;
-  readonly certValidityHours: number;
-  readonly reportSecrets: boolean;
-  readonly bootstrapTokenTtlHours: number;
-  readonly namespace: string;
-  readonly createNamespace: boolean;
-}
-
-/** A member registration with every default applied. */
-export interface MemberSettings {
-  readonly clusterName: string;
-  /** Every name of the member's objects (karmadactl's naming), derived once from the cluster name. */
-  readonly names: MemberObjectNames;
-  readonly mode: SyncMode;
-  readonly apiEndpoint: string;
-  readonly provider?: string;
-  readonly region?: string;
-  readonly zones: readonly string[];
-  readonly taints: readonly Required<ClusterTaint>[];
-  readonly proxyURL?: string;
-  readonly insecureSkipTLSVerification: boolean;
-  /** Namespace of the member-side accounts and token Secrets (pull: always `karmada-cluster`). */
-  readonly credentialsNamespace: string;
-  readonly permissions: MemberPermissions;
-  readonly extraRules: readonly PolicyRule[];
-  /** Present in pull mode only. */
-  readonly pull?: PullSettings;
-  readonly credentialGeneration: number;
-  readonly forceRemove: boolean;
-}
-
-/** Defaults in one place. */
-const MEMBER_DEFAULTS = {
-  permissions: "full",
-  agentReplicas: 1,
-  identity: "direct",
-  certValidityHours: DEFAULT_LEAF_VALIDITY_HOURS,
-  bootstrapTokenTtlHours: 24,
-} as const;
-
-/** Applies defaults; assumes `validateMemberConfig` passed. */
-export function resolveMemberSettings(config: MemberRegistrationConfig): MemberSettings {
-  const pull = config.pull ?? {};
-  return {
-    clusterName: config.clusterName,
-    names: memberObjectNames(config.clusterName),
-    mode: config.mode,
-    apiEndpoint: config.apiEndpoint,
-    provider: config.provider,
-    region: config.region,
-    zones: config.zones ?? [],
-    taints: (config.taints ?? []).map((t) => ({ key: t.key, value: t.value ?? "", effect: t.effect })),
-    proxyURL: config.proxyURL,
-    insecureSkipTLSVerification: config.insecureSkipTLSVerification ?? false,
-    credentialsNamespace: config.credentialsNamespace ?? CLUSTER_NAMESPACE,
-    permissions: config.permissions ?? MEMBER_DEFAULTS.permissions,
-    extraRules: config.extraRules ?? [],
-    pull:
-      config.mode === "Pull"
-        ? {
-            replicas: pull.replicas ?? MEMBER_DEFAULTS.agentReplicas,
-            identity: pull.identity ?? MEMBER_DEFAULTS.identity,
-            extraArgs: pull.extraArgs ?? {},
-            karmadaApiEndpoint: pull.karmadaApiEndpoint,
-            certValidityHours: pull.certValidityHours ?? MEMBER_DEFAULTS.certValidityHours,
-            reportSecrets: pull.reportSecrets ?? true,
-            bootstrapTokenTtlHours: pull.bootstrapTokenTtlHours ?? MEMBER_DEFAULTS.bootstrapTokenTtlHours,
-            namespace: pull.namespace ?? AGENT_NAMESPACE,
-            createNamespace: pull.createNamespace ?? true,
-          }
-        : undefined,
-    credentialGeneration: config.credentialGeneration ?? 0,
-    forceRemove: config.forceRemove ?? false,
-  };
 }

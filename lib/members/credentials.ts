@@ -4,7 +4,7 @@
  * tokens (`karmadaTokenCopies`), and reading a token back.
  */
 import type { KubeObject, SecretPlace } from "../kube/object";
-import { MemberSettings } from "./config";
+import { MemberSettings } from "./settings";
 import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL, MemberObjectNames } from "./names";
 import { clusterRoleWithBinding, memberAccessRules } from "./rbac";
 

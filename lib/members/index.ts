@@ -6,4 +6,6 @@ export * from "./names";
 export * from "./objects";
 export * from "./pull";
 export * from "./rbac";
+export * from "./resolve";
+export * from "./settings";
 export * from "./validate";

@@ -5,7 +5,7 @@
  */
 import type { KubeObject, SecretPlace } from "../kube/object";
 import { clusterObject } from "./cluster";
-import { MemberSettings } from "./config";
+import { MemberSettings } from "./settings";
 import { karmadaTokenCopies, MemberCredentialObjects, memberCredentialObjects } from "./credentials";
 import { AgentMemberObjects, agentMemberObjects, AgentWorkload } from "./pull";
 import { agentKarmadaObjects } from "./rbac";

@@ -2,7 +2,7 @@ import { renderFlags } from "../controlplane/flags-render";
 import type { KubeObject, SecretPlace } from "../kube/object";
 import { objectAnnotations } from "../manifests/workloads/metadata";
 import { containerSecurityContext, podSecurityContext } from "../manifests/workloads/pod";
-import { MemberSettings } from "./config";
+import { MemberSettings } from "./settings";
 import { AGENT_OBJECTS, CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL } from "./names";
 import { clusterRoleWithBinding, memberAccessRules } from "./rbac";
 

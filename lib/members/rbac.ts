@@ -1,7 +1,7 @@
 import type { KubeObject } from "../kube/object";
 import { MemberPermissions, PolicyRule } from "./config";
 import { CLUSTER_NAMESPACE, KARMADA_SYSTEM_LABEL } from "./names";
-import type { MemberSettings } from "./config";
+import type { MemberSettings } from "./settings";
 
 const RBAC_API = "rbac.authorization.k8s.io/v1";
 const RBAC_GROUP = "rbac.authorization.k8s.io";

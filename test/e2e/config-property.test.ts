@@ -14,7 +14,8 @@
  */
 import { certificatesChecksum } from "../../lib/pki/checksum";
 import fc from "fast-check";
-import { CONTROL_PLANE_BUILTINS, ControlPlaneBuiltin, validateAddonConfig } from "../../lib/addons/config";
+import { CONTROL_PLANE_BUILTINS, ControlPlaneBuiltin } from "../../lib/addons/config";
+import { validateAddonConfig } from "../../lib/addons/validate";
 import {
   builtinApiObjects,
   builtinCertificates,
@@ -24,7 +25,7 @@ import {
 import { ESTIMATOR_OWNED_FLAGS, estimatorCertificate, estimatorManifests } from "../../lib/addons/estimator";
 import { RELEASES } from "../../lib/catalog/releases";
 import { COMPONENT_KEYS, ComponentKey } from "../../lib/controlplane/config";
-import { resolveControlPlaneSettings } from "../../lib/controlplane/defaults";
+import { resolveControlPlaneSettings } from "../../lib/controlplane/resolve";
 import { externalApiServerUrl } from "../../lib/controlplane/endpoint";
 import { CONTROL_PLANE_OWNED_FLAGS } from "../../lib/controlplane/flags-owned";
 import { ControlPlaneComponent } from "../../lib/controlplane/flags-ports";
@@ -47,7 +48,7 @@ import { namespaceObject } from "../../lib/manifests/namespace";
 import { PLACEHOLDERS, substitute } from "../../lib/manifests/placeholders";
 import { hostWorkloadManifests } from "../../lib/manifests/workloads";
 import { agentIdentityObjects } from "../../lib/members/bootstrap";
-import { resolveMemberSettings } from "../../lib/members/config";
+import { resolveMemberSettings } from "../../lib/members/resolve";
 import { memberObjects } from "../../lib/members/objects";
 import { AGENT_OWNED_FLAGS, validateMemberConfig } from "../../lib/members/validate";
 import { controlPlaneCertificates } from "../../lib/pki/certificates";

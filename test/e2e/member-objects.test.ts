@@ -4,7 +4,7 @@
  * token, the token authenticates as the ServiceAccount with the role's permissions, and removal in the
  * documented order leaves no credential behind.
  */
-import { resolveMemberSettings } from "../../lib/members/config";
+import { resolveMemberSettings } from "../../lib/members/resolve";
 import { secretDataValue } from "../../lib/members/credentials";
 import { memberObjects } from "../../lib/members/objects";
 import type { KubeObject } from "../../lib/kube/apply";

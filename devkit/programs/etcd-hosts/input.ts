@@ -2,7 +2,7 @@
  * What the etcd-on-hosts e2e program (./index.ts) is built from: the test writes it as a 0600 JSON file
  * and names the file in {@link INPUT_ENV}; the program reads it on every run.
  */
-import { EtcdHostsArgs } from "../../../lib/etcd/hosts/args";
+import { EtcdHostsArgs } from "../../../lib/etcd/hosts/config";
 import { HostSpec } from "../../../lib/hosts/spec";
 
 /** Environment variable naming the input file. */

@@ -1,6 +1,6 @@
 import { CertSpec } from "../../pki/certificates";
 import { buildSanList, SanEntry } from "../../pki/sans";
-import { ControlPlaneHostsSettings } from "./resolved";
+import { ControlPlaneHostsSettings } from "./settings";
 
 /**
  * The control plane's certificate table for hosts: the same leaves as containers

@@ -5,7 +5,7 @@ import { KarmadaApiObjectOptions } from "../../manifests/karmada";
 import { formatHostPort } from "../../validation/endpoints";
 import { componentPorts } from "../flags-ports";
 import { ControlPlaneSettings } from "../settings";
-import { API_SERVICE_KEYS, ControlPlaneHostsSettings } from "./resolved";
+import { API_SERVICE_KEYS, ControlPlaneHostsSettings } from "./settings";
 
 /** Address a host's listeners bind: its own IP, or every interface (asked for, or a DNS-named host). */
 export function listenAddress(settings: ControlPlaneHostsSettings, host: ResolvedHost): string {

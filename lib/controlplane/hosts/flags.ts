@@ -9,7 +9,7 @@ import { ControlPlaneComponent, componentPorts } from "../flags-ports";
 import { ControlPlaneSettings } from "../settings";
 import { listenAddress } from "./endpoints";
 import { componentHostFiles } from "./layout";
-import { ControlPlaneHostsSettings } from "./resolved";
+import { ControlPlaneHostsSettings } from "./settings";
 
 /**
  * Flags hosts mode owns on top of {@link CONTROL_PLANE_OWNED_FLAGS} (the listen addresses there are

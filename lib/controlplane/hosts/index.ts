@@ -1,6 +1,6 @@
 export * from "./config";
-export * from "./resolved";
 export * from "./settings";
+export * from "./resolve";
 export * from "./modeConfig";
 export * from "./binaries";
 export * from "./layout";

@@ -5,7 +5,7 @@ import { ResolvedHost } from "../../hosts/spec";
 import { ControlPlaneComponent } from "../flags-ports";
 import { reportedVersionCommand } from "./binaries";
 import { componentHostFiles } from "./layout";
-import { ControlPlaneHostsSettings } from "./resolved";
+import { ControlPlaneHostsSettings } from "./settings";
 
 /** Marker label of an installed binary: names the version, so a new version re-installs. */
 const installLabel = (file: string, version: string) => `${file}-${version}`;

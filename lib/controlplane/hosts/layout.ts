@@ -1,7 +1,7 @@
 import { rooted } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
 import { ControlPlaneComponent } from "../flags-ports";
-import { ControlPlaneHostsSettings } from "./resolved";
+import { ControlPlaneHostsSettings } from "./settings";
 
 /** Absolute (rooted) paths of one component on one host. */
 export interface ComponentHostFiles {

@@ -1,14 +1,15 @@
 import { resolveHost } from "../../hosts/spec";
 import { check, ConfigError, ErrorCollector, show } from "../../validation/errors";
 import { ComponentConfig, ControlPlaneConfig } from "../config";
-import { CONTROL_PLANE_DEFAULTS, resolveControlPlaneSettings } from "../defaults";
+import { CONTROL_PLANE_DEFAULTS } from "../defaults";
+import { resolveControlPlaneSettings } from "../resolve";
 import { ControlPlaneSettings } from "../settings";
 import { validateControlPlaneConfig } from "../validate";
 import { keyField } from "../../validation/labels";
 import { isPlainMap } from "../../validation/maps";
 import { ControlPlaneHostsConfig } from "./config";
-import { ControlPlaneHostsSettings } from "./resolved";
-import { resolveControlPlaneHostsSettings } from "./settings";
+import { ControlPlaneHostsSettings } from "./settings";
+import { resolveControlPlaneHostsSettings } from "./resolve";
 
 /** Per-component settings that describe pods; on hosts one process runs per machine instead. */
 export const POD_ONLY_FIELDS: readonly (keyof ComponentConfig)[] = [

@@ -4,7 +4,7 @@ import { ResolvedHost } from "../../hosts/spec";
 import { ControlPlaneComponent } from "../flags-ports";
 import { bundleFileMode, componentBundleFiles, KUBECONFIG_FILE } from "./bundle";
 import { componentHostFiles } from "./layout";
-import { ControlPlaneHostsSettings } from "./resolved";
+import { ControlPlaneHostsSettings } from "./settings";
 
 /**
  * Writes a component's certificates, keys and kubeconfig from the bundle on stdin: the component's

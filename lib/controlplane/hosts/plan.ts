@@ -5,8 +5,8 @@ import { installScript, uninstallScript } from "./installScript";
 import { pkiRemoveScript, pkiScript } from "./pkiScript";
 import { preflightScript } from "./preflightScript";
 import { readyScript, serviceRemoveScript, serviceScript } from "./serviceScript";
-import { ControlPlaneHostsSettings, ControlPlanePhase } from "./resolved";
-import { componentPhase } from "./settings";
+import { ControlPlaneHostsSettings, ControlPlanePhase } from "./settings";
+import { componentPhase } from "./resolve";
 
 /** What a command does. */
 type HostCommandKind = "preflight" | "install" | "pki" | "service" | "ready";

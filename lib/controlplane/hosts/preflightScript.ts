@@ -6,7 +6,7 @@ import { ComponentPorts, componentPorts } from "../flags-ports";
 import { ControlPlaneSettings } from "../settings";
 import { HOST_FUNCTIONS } from "./functions";
 import { hostCacheDir } from "./layout";
-import { ControlPlaneHostsSettings } from "./resolved";
+import { ControlPlaneHostsSettings } from "./settings";
 import { serviceSpec } from "./serviceSpec";
 
 const PORT_KINDS: readonly (keyof ComponentPorts)[] = ["secure", "health", "metrics"];

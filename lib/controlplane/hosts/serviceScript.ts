@@ -10,7 +10,7 @@ import { reportedVersionCommand } from "./binaries";
 import { fingerprintFiles } from "./bundle";
 import { HOST_FUNCTIONS, healthProbe } from "./functions";
 import { componentHostFiles } from "./layout";
-import { ControlPlaneHostsSettings } from "./resolved";
+import { ControlPlaneHostsSettings } from "./settings";
 import { serviceSpec } from "./serviceSpec";
 
 /** `host port` pairs of the etcd client URLs, for a reachability check before karmada-apiserver starts. */

@@ -4,7 +4,7 @@ import { ControlPlaneComponent } from "../flags-ports";
 import { ControlPlaneSettings } from "../settings";
 import { hostComponentCommand } from "./flags";
 import { componentHostFiles } from "./layout";
-import { ControlPlaneHostsSettings } from "./resolved";
+import { ControlPlaneHostsSettings } from "./settings";
 
 /**
  * Seconds a control-plane component gets between TERM and KILL. Enough to finish its requests and

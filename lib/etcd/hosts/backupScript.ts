@@ -2,7 +2,7 @@ import { PRIVATE_FILE_FUNCTIONS, renderScript } from "../../hosts/script";
 import { serviceCommands, writeFileIfChanged } from "../../hosts/serviceRunner";
 import { rooted, shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
-import { memberFiles } from "./config";
+import { memberFiles } from "./etcdConfigFile";
 import { etcdFunctions } from "./etcdctl";
 import { etcdBackupServiceSpec } from "./service";
 import { EtcdHostsSettings } from "./settings";

@@ -1,7 +1,7 @@
 import { PRIVATE_FILE_FUNCTIONS, renderScript } from "../../hosts/script";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
-import { memberFiles } from "./config";
+import { memberFiles } from "./etcdConfigFile";
 import { MEMBER_PKI_FILES } from "./pkiFiles";
 import { EtcdHostsSettings } from "./settings";
 

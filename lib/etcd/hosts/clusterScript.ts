@@ -1,7 +1,7 @@
 import { renderScript } from "../../hosts/script";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
-import { memberFiles } from "./config";
+import { memberFiles } from "./etcdConfigFile";
 import { etcdFunctions, indent, pollUntil } from "./etcdctl";
 import { EtcdHostsSettings } from "./settings";
 import { clientEndpoints, peerUrl } from "./urls";

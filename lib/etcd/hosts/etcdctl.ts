@@ -1,5 +1,5 @@
 import { shq } from "../../hosts/shell";
-import { MemberFiles } from "./config";
+import { MemberFiles } from "./etcdConfigFile";
 
 /**
  * Bash functions every etcd script shares: etcdctl with the member's client certificate, the

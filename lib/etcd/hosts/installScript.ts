@@ -2,7 +2,7 @@ import { installBinariesBody } from "../../hosts/artifact";
 import { renderScript } from "../../hosts/script";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
-import { memberFiles } from "./config";
+import { memberFiles } from "./etcdConfigFile";
 import { etcdFunctions } from "./etcdctl";
 import { preflightSteps } from "./preflight";
 import { EtcdHostsSettings } from "./settings";

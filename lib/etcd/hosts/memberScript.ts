@@ -2,7 +2,7 @@ import { PRIVATE_FILE_FUNCTIONS, renderScript } from "../../hosts/script";
 import { serviceCommands } from "../../hosts/serviceRunner";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
-import { etcdConfigYaml, memberFiles } from "./config";
+import { etcdConfigYaml, memberFiles } from "./etcdConfigFile";
 import { EtcdClusterContext } from "./context";
 import { etcdFunctions, indent, pollUntil, waitForPort } from "./etcdctl";
 import { restartTurnFunctions } from "./restartTurn";

@@ -3,7 +3,7 @@ import { certsScript } from "./certsScript";
 import { clusterScript } from "./clusterScript";
 import { EtcdClusterContext } from "./context";
 import { installScript } from "./installScript";
-import { memberFiles } from "./config";
+import { memberFiles } from "./etcdConfigFile";
 import { memberScript } from "./memberScript";
 import { snapshotCheckScript } from "./restore";
 import { EtcdHostsSettings } from "./settings";

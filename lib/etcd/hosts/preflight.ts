@@ -2,7 +2,7 @@ import { ScriptStep } from "../../hosts/script";
 import { serviceCommands } from "../../hosts/serviceRunner";
 import { shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
-import { memberFiles } from "./config";
+import { memberFiles } from "./etcdConfigFile";
 import { etcdServiceSpec } from "./service";
 import { EtcdHostsSettings } from "./settings";
 

@@ -2,7 +2,7 @@ import { resolveArtifact } from "../../hosts/artifact";
 import { safePath } from "../../hosts/shell";
 import { ResolvedHost, resolveHosts } from "../../hosts/spec";
 import { ErrorCollector, check } from "../../validation/errors";
-import { EtcdBackupArgs, EtcdHostsArgs } from "./args";
+import { EtcdBackupArgs, EtcdHostsArgs } from "./config";
 import { ETCD_HOSTS_DEFAULTS } from "./defaults";
 import { etcdReleaseUrl, knownEtcdSha256 } from "./release";
 import { EtcdHostsBackupSettings, EtcdHostsSettings } from "./settings";

@@ -2,7 +2,7 @@ import { ResolvedArtifact } from "../../hosts/artifact";
 import { renderScript } from "../../hosts/script";
 import { rooted, shq } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
-import { MemberFiles } from "./config";
+import { MemberFiles } from "./etcdConfigFile";
 import { EtcdClusterContext } from "./context";
 import { EtcdHostsSettings } from "./settings";
 import { initialCluster, peerUrl } from "./urls";

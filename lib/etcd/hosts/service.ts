@@ -1,6 +1,6 @@
 import { ServiceSpec } from "../../hosts/service";
 import { ResolvedHost } from "../../hosts/spec";
-import { memberFiles } from "./config";
+import { memberFiles } from "./etcdConfigFile";
 import { EtcdHostsSettings } from "./settings";
 
 /** Unit / supervisor name of the etcd member service. */

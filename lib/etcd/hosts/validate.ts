@@ -6,7 +6,7 @@ import { SERVICE_MANAGERS } from "../../hosts/service";
 import { safePath } from "../../hosts/shell";
 import { ResolvedHost } from "../../hosts/spec";
 import { check, show } from "../../validation/errors";
-import { MEMBER_COUNTS } from "./args";
+import { MEMBER_COUNTS } from "./config";
 
 /** System directories many programs share: the member and backup scripts make their directory 0700. */
 const SHARED_DIRS = new Set([

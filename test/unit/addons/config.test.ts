@@ -1,5 +1,6 @@
 import { builtinSettings, builtinWorkloads } from "../../../lib/addons/builtins";
-import { AddonConfig, validateAddonConfig } from "../../../lib/addons/config";
+import { AddonConfig } from "../../../lib/addons/config";
+import { validateAddonConfig } from "../../../lib/addons/validate";
 import { loadManifests, manifestPhases } from "../../../lib/addons/manifests";
 import { ConfigError } from "../../../lib/validation/errors";
 import { testSettings } from "../../support/settings";

@@ -1,4 +1,5 @@
-import { AddonConfig, CONTROL_PLANE_BUILTINS, validateAddonConfig } from "../../../lib/addons/config";
+import { AddonConfig, CONTROL_PLANE_BUILTINS } from "../../../lib/addons/config";
+import { validateAddonConfig } from "../../../lib/addons/validate";
 import { ESTIMATOR_OWNED_FLAGS, estimatorManifests } from "../../../lib/addons/estimator";
 import { CONTROL_PLANE_OWNED_FLAGS } from "../../../lib/controlplane/flags-owned";
 import { testSettings } from "../../support/settings";

@@ -11,7 +11,7 @@ import { Addon, AddonArgs } from "../../../components/addon";
 import { EtcdCluster, EtcdClusterArgs } from "../../../components/etcdCluster";
 import { KarmadaControlPlane, KarmadaControlPlaneArgs } from "../../../components/karmadaControlPlane";
 import { MemberRegistration, MemberRegistrationArgs } from "../../../components/memberRegistration";
-import { EtcdHostsArgs } from "../../../lib/etcd/hosts/args";
+import { EtcdHostsArgs } from "../../../lib/etcd/hosts/config";
 import { ConfigError, configErrorsOf } from "../../../lib/validation/errors";
 import { FIXTURE_CRD_SOURCE } from "../../support/estate";
 import { generateCa, openssl } from "../../../devkit/pki";

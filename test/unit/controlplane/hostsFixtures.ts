@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { EtcdCluster } from "../../../components/etcdCluster";
 import { KarmadaControlPlane, KarmadaControlPlaneArgs } from "../../../components/karmadaControlPlane";
 import { ControlPlaneConfig } from "../../../lib/controlplane/config";
-import { resolveControlPlaneSettings } from "../../../lib/controlplane/defaults";
+import { resolveControlPlaneSettings } from "../../../lib/controlplane/resolve";
 import {
   ControlPlaneHostsConfig,
   ControlPlaneHostsSettings,

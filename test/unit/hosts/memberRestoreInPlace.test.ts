@@ -11,7 +11,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { memberScript } from "../../../lib/etcd/hosts/memberScript";
-import { EtcdHostsArgs, EtcdSnapshotSource } from "../../../lib/etcd/hosts/args";
+import { EtcdHostsArgs, EtcdSnapshotSource } from "../../../lib/etcd/hosts/config";
 import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { installStandInEtcd } from "../../support/hosts/standInEtcd";
 import { killScriptProcesses } from "../../../devkit/hosts/testbed";

@@ -9,7 +9,7 @@ import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { memberFiles } from "../../../lib/etcd/hosts/config";
+import { memberFiles } from "../../../lib/etcd/hosts/etcdConfigFile";
 import { snapshotCheckScript } from "../../../lib/etcd/hosts/restore";
 import { resolveEtcdHostsSettings } from "../../../lib/etcd/hosts/resolve";
 import { TEST_SSH_KEY } from "../../../devkit/sshKey";

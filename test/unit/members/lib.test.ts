@@ -7,7 +7,7 @@ import {
   tokenKubeconfig,
 } from "../../../lib/members/bootstrap";
 import { clusterObject, clusterWithId } from "../../../lib/members/cluster";
-import { resolveMemberSettings } from "../../../lib/members/config";
+import { resolveMemberSettings } from "../../../lib/members/resolve";
 import { agentFlags } from "../../../lib/members/pull";
 import { secretDataValue } from "../../../lib/members/credentials";
 import { LEAST_PRIVILEGE_WRITABLE, memberAccessRules } from "../../../lib/members/rbac";

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import type { KubeObject } from "../../../lib/kube/object";
 import { agentIdentityObjects } from "../../../lib/members/bootstrap";
-import { MemberRegistrationConfig, resolveMemberSettings } from "../../../lib/members/config";
+import { MemberRegistrationConfig } from "../../../lib/members/config";
+import { resolveMemberSettings } from "../../../lib/members/resolve";
 import { MemberObjectGroups, memberObjects } from "../../../lib/members/objects";
 import { AgentWorkload } from "../../../lib/members/pull";
 import { validateMemberConfig } from "../../../lib/members/validate";

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolveMemberSettings } from "../../../lib/members/config";
+import { resolveMemberSettings } from "../../../lib/members/resolve";
 import { AGENT_GROUP, AGENT_OBJECTS, BOOTSTRAP_TOKEN, memberObjectNames } from "../../../lib/members/names";
 import { agentFlags } from "../../../lib/members/pull";
 import { KARMADA_MODULE, describeUpstream, upstreamModuleDir } from "../../support/upstream";

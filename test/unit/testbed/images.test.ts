@@ -28,7 +28,8 @@ import { resolveEtcdInClusterSettings } from "../../../lib/etcd/resolve";
 import type { KubeObject } from "../../../lib/kube/apply";
 import { STORE_SCRIPT, etcdInClusterManifests } from "../../../lib/manifests/etcd";
 import { hostWorkloadManifests } from "../../../lib/manifests/workloads";
-import { MemberRegistrationConfig, resolveMemberSettings } from "../../../lib/members/config";
+import { MemberRegistrationConfig } from "../../../lib/members/config";
+import { resolveMemberSettings } from "../../../lib/members/resolve";
 import { agentMemberObjects } from "../../../lib/members/pull";
 import { testSettings } from "../../support/settings";
 import {
